@@ -1,0 +1,418 @@
+"""Every option of rules.md as one frozen, validated value, and the three named presets.
+
+A preset fixes most of the rules; players may change only what rules.md marks as an option
+for that preset. Everything the engine needs to know about a variant is read from here, so a
+variant is configuration, not code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from bot.rummy.cards import ACE, Card
+from bot.rummy.errors import RulesError
+
+
+class Scoring(StrEnum):
+    POSITIVE = "positive"
+    NEGATIVE = "negative"
+    HAND = "hand"
+
+
+class StockOut(StrEnum):
+    """What happens when a player is to draw and the stock is empty."""
+
+    END_ROUND = "end_round"
+    TURN_OVER = "turn_over"
+
+
+MAX_TURNS_PER_ROUND = 300
+MAX_TURNOVERS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The complete rules of one game. Create it with :func:`preset`."""
+
+    name: str
+    min_players: int
+    max_players: int
+    jokers_per_deck: int
+    two_decks_for_four_five: bool
+    ten_for_three: bool
+    ace_high: bool
+    """Aces may also stand above the king (Q-K-A); never both ends of one run."""
+    deep_discard: bool
+    stock_out: StockOut
+    scoring: Scoring
+    simple_scoring: bool
+    target: int
+    limit_layoffs: bool
+    must_discard_to_go_out: bool
+    joker_swap: bool
+
+    def __post_init__(self) -> None:
+        problems = _problems(self)
+        if problems:
+            raise RulesError("; ".join(problems))
+
+    # --- what depends on the number of players -------------------------------------------
+
+    def decks_for(self, players: int) -> int:
+        self.check_players(players)
+        if self.name == "parlett":
+            if players >= 6 or (players >= 4 and self.two_decks_for_four_five):
+                return 2
+            return 1
+        if self.name == "500":
+            return 2 if players >= 5 else 1
+        return 1
+
+    def hand_size(self, players: int) -> int:
+        self.check_players(players)
+        if self.name == "parlett":
+            if players == 2:
+                return 10
+            if players == 3:
+                return 10 if self.ten_for_three else 7
+            if players <= 5:
+                return 10 if self.decks_for(players) == 2 else 7
+            return 10
+        return 13 if players == 2 else 7
+
+    def check_players(self, players: int) -> None:
+        if not (self.min_players <= players <= self.max_players):
+            raise RulesError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
+                f" not {players}"
+            )
+
+    # --- card values ---------------------------------------------------------------------
+
+    def card_value(self, card: Card) -> int:
+        """The value of a card held in hand (and of any placed card but a low ace)."""
+        if card.is_joker:
+            return 15
+        if card.rank >= 10:
+            return 10
+        if card.rank == ACE:
+            if self.name == "500":
+                if not self.ace_high:  # option "ace always low"
+                    return 5 if self.simple_scoring else 1
+                return 15
+            if self.name == "parlett":
+                return 11 if self.ace_high else 1
+            return 5 if self.simple_scoring else 1
+        return 5 if self.simple_scoring else card.rank
+
+    def placed_value(self, card: Card, low_ace_of_run: bool) -> int:
+        """The value of a card a player put on the table (Rummy 500 hand scoring)."""
+        if card.rank == ACE and low_ace_of_run:
+            return 5 if self.simple_scoring else 1
+        return self.card_value(card)
+
+    # --- text ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Ruleset:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise RulesError(f"unknown ruleset fields: {', '.join(sorted(unknown))}")
+        values = dict(data)
+        values["stock_out"] = StockOut(values["stock_out"])
+        values["scoring"] = Scoring(values["scoring"])
+        return cls(**values)
+
+    def describe(self) -> str:
+        """One line for people: the preset and the options that differ from it."""
+        base = PRESETS[self.name]
+        changed = [
+            f"{f.name}={getattr(self, f.name)}"
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return self.name + (f" ({', '.join(changed)})" if changed else "")
+
+
+def _problems(r: Ruleset) -> list[str]:
+    problems: list[str] = []
+    if r.name not in _OPTIONS:
+        problems.append(f"unknown preset '{r.name}'")
+        return problems
+    if not (2 <= r.min_players <= r.max_players):
+        problems.append("the player range is empty")
+    if r.jokers_per_deck not in (0, 2):
+        problems.append("jokers are played two per deck or not at all")
+    if r.target <= 0:
+        problems.append("the target score must be above zero")
+    if r.target > 100_000:
+        problems.append("the target score must be at most 100000")
+    if r.scoring is Scoring.HAND and r.name != "500":
+        problems.append("hand scoring belongs to Rummy 500")
+    if r.deep_discard and r.stock_out is StockOut.TURN_OVER:
+        problems.append("the extended discard pile cannot be turned over as a stock")
+    return problems
+
+
+_BASE: dict[str, dict[str, Any]] = {
+    "classic": dict(
+        min_players=2,
+        max_players=4,
+        jokers_per_deck=0,
+        two_decks_for_four_five=False,
+        ten_for_three=False,
+        ace_high=False,
+        deep_discard=False,
+        stock_out=StockOut.END_ROUND,
+        scoring=Scoring.POSITIVE,
+        simple_scoring=False,
+        target=100,
+        limit_layoffs=False,
+        must_discard_to_go_out=False,
+        joker_swap=False,
+    ),
+    "parlett": dict(
+        min_players=2,
+        max_players=7,
+        jokers_per_deck=2,
+        two_decks_for_four_five=False,
+        ten_for_three=False,
+        ace_high=False,
+        deep_discard=False,
+        stock_out=StockOut.TURN_OVER,
+        scoring=Scoring.POSITIVE,
+        simple_scoring=False,
+        target=100,
+        limit_layoffs=False,
+        must_discard_to_go_out=False,
+        joker_swap=True,
+    ),
+    "500": dict(
+        min_players=2,
+        max_players=8,
+        jokers_per_deck=0,
+        two_decks_for_four_five=False,
+        ten_for_three=False,
+        ace_high=True,
+        deep_discard=True,
+        stock_out=StockOut.END_ROUND,
+        scoring=Scoring.HAND,
+        simple_scoring=False,
+        target=500,
+        limit_layoffs=False,
+        must_discard_to_go_out=False,
+        joker_swap=False,
+    ),
+}
+
+# Per preset: the options players may choose (rules.md marks them "option"), each with the
+# keyword names accepted for it and a function from the given value to field changes.
+
+
+def _flag(field: str) -> Any:
+    def set_flag(value: Any) -> dict[str, Any]:
+        return {field: _as_bool(value, field)}
+
+    return set_flag
+
+
+def _as_bool(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("yes", "no", "true", "false", "on", "off"):
+        return value.lower() in ("yes", "true", "on")
+    raise RulesError(f"option '{name}' takes yes or no, not {value!r}")
+
+
+def _target(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise RulesError(f"the target score must be a whole number, not {value!r}")
+    try:
+        return {"target": int(value)}
+    except ValueError:
+        raise RulesError(f"the target score must be a whole number, not {value!r}") from None
+
+
+def _jokers(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"jokers_per_deck": 2 if value else 0}
+    if isinstance(value, int) and value in (0, 2):
+        return {"jokers_per_deck": value}
+    if isinstance(value, str):
+        return _jokers(_as_bool(value, "jokers"))
+    raise RulesError(f"jokers are played two per deck or not at all, not {value!r}")
+
+
+def _scoring(allowed: tuple[Scoring, ...]) -> Any:
+    def set_scoring(value: Any) -> dict[str, Any]:
+        try:
+            scoring = Scoring(str(value).lower())
+        except ValueError:
+            raise RulesError(f"unknown scoring '{value}'") from None
+        if scoring not in allowed:
+            names = " or ".join(s.value for s in allowed)
+            raise RulesError(f"this preset scores {names}, not {scoring.value}")
+        return {"scoring": scoring}
+
+    return set_scoring
+
+
+def _negative(value: Any) -> dict[str, Any]:
+    negative = _as_bool(value, "negative_scoring")
+    return {"scoring": Scoring.NEGATIVE if negative else Scoring.POSITIVE}
+
+
+def _aces(allowed_high: bool) -> Any:
+    def set_aces(value: Any) -> dict[str, Any]:
+        text = str(value).lower().replace("-", "_").replace(" ", "_")
+        if text in ("low", "always_low", "low_only"):
+            return {"ace_high": False}
+        if text in ("high_or_low", "high_low", "high", "both") and allowed_high:
+            return {"ace_high": True}
+        raise RulesError(f"aces cannot be '{value}' in this preset")
+
+    return set_aces
+
+
+def _ace_always_low(value: Any) -> dict[str, Any]:
+    return {"ace_high": not _as_bool(value, "ace_always_low")}
+
+
+def _decks(value: Any) -> dict[str, Any]:
+    if value in (1, 2) and not isinstance(value, bool):
+        return {"two_decks_for_four_five": value == 2}
+    raise RulesError(f"the game is played with one or two decks, not {value!r}")
+
+
+_COMMON: dict[str, Any] = {
+    "target": _target,
+    "target_score": _target,
+    "game_target": _target,
+    "must_discard_to_go_out": _flag("must_discard_to_go_out"),
+    "must_discard": _flag("must_discard_to_go_out"),
+    "discard_to_go_out": _flag("must_discard_to_go_out"),
+}
+_LIMIT: dict[str, Any] = {
+    "limit_layoffs": _flag("limit_layoffs"),
+    "limit_lay_offs": _flag("limit_layoffs"),
+    "limited_layoffs": _flag("limit_layoffs"),
+}
+_SIMPLE: dict[str, Any] = {
+    "simple_scoring": _flag("simple_scoring"),
+    "simple": _flag("simple_scoring"),
+}
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "classic": {
+        **_COMMON,
+        **_LIMIT,
+        **_SIMPLE,
+        "scoring": _scoring((Scoring.POSITIVE, Scoring.NEGATIVE)),
+        "negative_scoring": _negative,
+        "negative": _negative,
+    },
+    "parlett": {
+        **_COMMON,
+        "jokers": _jokers,
+        "jokers_per_deck": _jokers,
+        "use_jokers": _jokers,
+        "two_decks": _flag("two_decks_for_four_five"),
+        "two_decks_for_four_five": _flag("two_decks_for_four_five"),
+        "decks": _decks,
+        "ten_for_three": _flag("ten_for_three"),
+        "ten_cards_for_three": _flag("ten_for_three"),
+        "ace_high": _flag("ace_high"),
+        "aces_high": _flag("ace_high"),
+        "aces_high_or_low": _flag("ace_high"),
+        "ace_high_or_low": _flag("ace_high"),
+        "high_low_aces": _flag("ace_high"),
+        "aces": _aces(allowed_high=True),
+        "scoring": _scoring((Scoring.POSITIVE,)),
+    },
+    "500": {
+        **_COMMON,
+        **_LIMIT,
+        **_SIMPLE,
+        "jokers": _jokers,
+        "jokers_per_deck": _jokers,
+        "use_jokers": _jokers,
+        "ace_always_low": _ace_always_low,
+        "aces_always_low": _ace_always_low,
+        "aces": _aces(allowed_high=True),
+        "scoring": _scoring((Scoring.HAND,)),
+    },
+}
+_ALIASES = {
+    "classic": "classic",
+    "basic": "classic",
+    "rummy": "classic",
+    "parlett": "parlett",
+    "parlett-basic": "parlett",
+    "500": "500",
+    "rummy500": "500",
+    "rummy-500": "500",
+    "rummy_500": "500",
+}
+
+
+def preset_names() -> tuple[str, ...]:
+    return tuple(_BASE)
+
+
+def options_for(name: str) -> tuple[str, ...]:
+    """The option keywords a preset accepts (aliases included)."""
+    return tuple(_OPTIONS[_canonical(name)])
+
+
+def _canonical(name: str) -> str:
+    key = str(name).strip().lower()
+    if key not in _ALIASES:
+        raise RulesError(f"unknown preset '{name}': choose {', '.join(_BASE)}")
+    return _ALIASES[key]
+
+
+def preset(name: str | int = "classic", **options: Any) -> Ruleset:
+    """The ruleset of a named preset with the given options changed.
+
+    Only what rules.md calls an option for that preset may change; anything else, or a
+    combination that cannot be played, raises :class:`RulesError` with the reason.
+
+    >>> preset("500", limit_layoffs=True).limit_layoffs
+    True
+    """
+    canonical = _canonical(str(name))
+    allowed = _OPTIONS[canonical]
+    values = dict(_BASE[canonical])
+    for key, value in options.items():
+        setter = allowed.get(key)
+        if setter is None:
+            raise RulesError(
+                f"{canonical} has no option '{key}'; its options are:"
+                f" {', '.join(sorted(allowed))}"
+            )
+        values.update(setter(value))
+    return Ruleset(name=canonical, **values)
+
+
+PRESETS: dict[str, Ruleset] = {}
+PRESETS.update({name: preset(name) for name in _BASE})
+
+
+def with_options(ruleset: Ruleset, **options: Any) -> Ruleset:
+    """A preset's ruleset with more options changed (validated like :func:`preset`)."""
+    changed = preset(ruleset.name, **options)
+    base = PRESETS[ruleset.name]
+    kept = {
+        f.name: getattr(ruleset, f.name)
+        for f in fields(ruleset)
+        if getattr(ruleset, f.name) != getattr(base, f.name)
+        and getattr(changed, f.name) == getattr(base, f.name)
+    }
+    return replace(changed, **kept)
