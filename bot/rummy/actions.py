@@ -82,8 +82,9 @@ class SwapJoker:
     card: Card
 
     def __post_init__(self) -> None:
-        if isinstance(self.card, str):
-            object.__setattr__(self, "card", Card.parse(self.card))
+        value: object = self.card
+        if isinstance(value, str):
+            object.__setattr__(self, "card", Card.parse(value))
 
     def __str__(self) -> str:
         return f"swap {self.meld_id} {self.card}"
@@ -96,8 +97,9 @@ class Discard:
     card: Card
 
     def __post_init__(self) -> None:
-        if isinstance(self.card, str):
-            object.__setattr__(self, "card", Card.parse(self.card))
+        value: object = self.card
+        if isinstance(value, str):
+            object.__setattr__(self, "card", Card.parse(value))
 
     def __str__(self) -> str:
         return f"discard {self.card}"

@@ -8,7 +8,7 @@ Melds on the table are never rearranged, so lay-offs keep every card where it al
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -106,6 +106,22 @@ class TableMeld:
         return f"#{self.id} " + " ".join(str(p.slot) for p in self.cards)
 
 
+def canonical(reading: Reading, on_table: Collection[Card] = ()) -> Reading:
+    """The same reading with its new jokers in a fixed order, so two readings that differ
+    only in which physical joker stands where compare equal. Jokers already on the table
+    (``on_table``) keep their places."""
+
+    def movable(slot: Slot) -> bool:
+        return slot.card.is_joker and slot.card not in on_table
+
+    jokers = sorted((s.card for s in reading.slots if movable(s)), key=lambda c: c.copy)
+    if not jokers:
+        return reading
+    order = iter(jokers)
+    slots = tuple(Slot(next(order), s.rank, s.suit) if movable(s) else s for s in reading.slots)
+    return Reading(reading.kind, slots)
+
+
 def _naturals_and_jokers(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
     naturals = [c for c in cards if not c.is_joker]
     jokers = sorted((c for c in cards if c.is_joker), key=lambda c: c.copy)
@@ -140,16 +156,52 @@ def _set_readings(
     ranks = {c.rank for c in naturals} | {s.rank for s in existing}
     if len(ranks) != 1:
         return []
-    rank = ranks.pop()
     suits = [c.suit for c in naturals] + [s.suit for s in existing if s.suit is not None]
     if len(set(suits)) != len(suits):
         return []
-    new = [Slot(c, rank, c.suit) for c in naturals] + [Slot(j, rank, None) for j in jokers]
-    slots = [*existing, *new]
-    if sum(1 for s in slots if s.card.is_joker) * 2 > len(slots):
+    reading = set_reading(ranks.pop(), naturals, jokers, existing)
+    if sum(1 for s in reading.slots if s.card.is_joker) * 2 > len(reading.slots):
         return []
-    slots.sort(key=lambda s: (s.card.is_joker, s.suit if s.suit is not None else 0, s.card.copy))
-    return [Reading(MeldKind.SET, tuple(slots))]
+    return [reading]
+
+
+def set_reading(
+    rank: int, naturals: Iterable[Card], jokers: Iterable[Card], existing: Iterable[Slot] = ()
+) -> Reading:
+    """The one reading of a set, its slots in a canonical order (by suit, jokers last).
+
+    The caller has checked that the cards form a set.
+    """
+    slots = [*existing]
+    slots.extend(Slot(c, rank, c.suit) for c in naturals)
+    slots.extend(Slot(j, rank, None) for j in jokers)
+    slots.sort(key=lambda s: (s.suit is None, s.suit or 0, s.card.copy))
+    return Reading(MeldKind.SET, tuple(slots))
+
+
+def run_reading(
+    suit: Suit,
+    start: int,
+    end: int,
+    naturals: dict[int, Card],
+    jokers: Iterable[Card],
+    fixed: dict[int, Slot] | None = None,
+) -> Reading:
+    """The run from ``start`` to ``end``: naturals and table cards at their positions, the
+    jokers (in the order given) filling the rest from the bottom up.
+
+    The caller has checked that there are enough jokers and that the run is valid.
+    """
+    free = iter(jokers)
+    slots: list[Slot] = []
+    for pos in range(start, end + 1):
+        if fixed is not None and pos in fixed:
+            slots.append(fixed[pos])
+        elif pos in naturals:
+            slots.append(Slot(naturals[pos], pos, suit))
+        else:
+            slots.append(Slot(next(free), pos, suit))
+    return Reading(MeldKind.RUN, tuple(slots))
 
 
 def _run_readings(
@@ -198,20 +250,13 @@ def _run_readings(
             start, end = lo - below, hi + (extra - below)
             if start < ACE or end > top or (start == ACE and end == HIGH_ACE):
                 continue
-            free = iter(jokers)
-            slots: list[Slot] = []
-            for pos in range(start, end + 1):
-                if pos in fixed:
-                    slots.append(fixed[pos])
-                elif pos in placed:
-                    slots.append(Slot(placed[pos], pos, suit))
-                else:
-                    slots.append(Slot(next(free), pos, suit))
-            found.append(Reading(MeldKind.RUN, tuple(slots)))
+            found.append(run_reading(suit, start, end, placed, jokers, fixed))
     return found
 
 
-def layoff_readings(meld: TableMeld, cards: str | Iterable[Card], ruleset: Ruleset) -> list[Reading]:
+def layoff_readings(
+    meld: TableMeld, cards: str | Iterable[Card], ruleset: Ruleset
+) -> list[Reading]:
     """Every reading of ``meld`` grown by ``cards`` that keeps its cards where they are."""
     group = as_cards(cards)
     on_table = {p.card for p in meld.cards}

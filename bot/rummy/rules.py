@@ -161,54 +161,54 @@ def _problems(r: Ruleset) -> list[str]:
 
 
 _BASE: dict[str, dict[str, Any]] = {
-    "classic": dict(
-        min_players=2,
-        max_players=4,
-        jokers_per_deck=0,
-        two_decks_for_four_five=False,
-        ten_for_three=False,
-        ace_high=False,
-        deep_discard=False,
-        stock_out=StockOut.END_ROUND,
-        scoring=Scoring.POSITIVE,
-        simple_scoring=False,
-        target=100,
-        limit_layoffs=False,
-        must_discard_to_go_out=False,
-        joker_swap=False,
-    ),
-    "parlett": dict(
-        min_players=2,
-        max_players=7,
-        jokers_per_deck=2,
-        two_decks_for_four_five=False,
-        ten_for_three=False,
-        ace_high=False,
-        deep_discard=False,
-        stock_out=StockOut.TURN_OVER,
-        scoring=Scoring.POSITIVE,
-        simple_scoring=False,
-        target=100,
-        limit_layoffs=False,
-        must_discard_to_go_out=False,
-        joker_swap=True,
-    ),
-    "500": dict(
-        min_players=2,
-        max_players=8,
-        jokers_per_deck=0,
-        two_decks_for_four_five=False,
-        ten_for_three=False,
-        ace_high=True,
-        deep_discard=True,
-        stock_out=StockOut.END_ROUND,
-        scoring=Scoring.HAND,
-        simple_scoring=False,
-        target=500,
-        limit_layoffs=False,
-        must_discard_to_go_out=False,
-        joker_swap=False,
-    ),
+    "classic": {
+        "min_players": 2,
+        "max_players": 4,
+        "jokers_per_deck": 0,
+        "two_decks_for_four_five": False,
+        "ten_for_three": False,
+        "ace_high": False,
+        "deep_discard": False,
+        "stock_out": StockOut.END_ROUND,
+        "scoring": Scoring.POSITIVE,
+        "simple_scoring": False,
+        "target": 100,
+        "limit_layoffs": False,
+        "must_discard_to_go_out": False,
+        "joker_swap": False,
+    },
+    "parlett": {
+        "min_players": 2,
+        "max_players": 7,
+        "jokers_per_deck": 2,
+        "two_decks_for_four_five": False,
+        "ten_for_three": False,
+        "ace_high": False,
+        "deep_discard": False,
+        "stock_out": StockOut.TURN_OVER,
+        "scoring": Scoring.POSITIVE,
+        "simple_scoring": False,
+        "target": 100,
+        "limit_layoffs": False,
+        "must_discard_to_go_out": False,
+        "joker_swap": True,
+    },
+    "500": {
+        "min_players": 2,
+        "max_players": 8,
+        "jokers_per_deck": 0,
+        "two_decks_for_four_five": False,
+        "ten_for_three": False,
+        "ace_high": True,
+        "deep_discard": True,
+        "stock_out": StockOut.END_ROUND,
+        "scoring": Scoring.HAND,
+        "simple_scoring": False,
+        "target": 500,
+        "limit_layoffs": False,
+        "must_discard_to_go_out": False,
+        "joker_swap": False,
+    },
 }
 
 # Per preset: the options players may choose (rules.md marks them "option"), each with the
@@ -394,8 +394,7 @@ def preset(name: str | int = "classic", **options: Any) -> Ruleset:
         setter = allowed.get(key)
         if setter is None:
             raise RulesError(
-                f"{canonical} has no option '{key}'; its options are:"
-                f" {', '.join(sorted(allowed))}"
+                f"{canonical} has no option '{key}'; its options are: {', '.join(sorted(allowed))}"
             )
         values.update(setter(value))
     return Ruleset(name=canonical, **values)
