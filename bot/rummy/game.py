@@ -22,6 +22,7 @@ from bot.rummy.actions import (
     Meld,
     SwapJoker,
     TakeDiscard,
+    action_to_json,
 )
 from bot.rummy.cards import Card, as_cards, full_pack
 from bot.rummy.errors import IllegalAction, InvariantError, NotYourTurn, RulesError
@@ -82,6 +83,8 @@ class Game:
         self.rounds: list[RoundResult] = []
         self.winner_seats: tuple[int, ...] = ()
         self.log: list[Action] = []
+        self.log_json: list[dict[str, Any]] = []
+        """The log in its JSON form, kept beside it so saving never re-encodes old actions."""
 
     # --- creation ------------------------------------------------------------------------
 
@@ -176,6 +179,7 @@ class Game:
         checked = self._check(action, player)
         self._do(checked)
         self.log.append(checked)
+        self.log_json.append(action_to_json(checked))
 
     # --- checks ---------------------------------------------------------------------------
 
@@ -572,21 +576,26 @@ class Game:
 
     # --- persistence ----------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, include_log: bool = True) -> dict[str, Any]:
+        """The versioned JSON form as a dict. Without the log it is a snapshot: enough to
+        go on playing, for storage that keeps the log apart."""
         from bot.rummy.serialize import game_to_dict
 
-        return game_to_dict(self)
+        return game_to_dict(self, include_log=include_log)
 
-    def to_json(self) -> str:
+    def to_json(self, *, include_log: bool = True) -> str:
         from bot.rummy.serialize import dumps
 
-        return dumps(self.to_dict())
+        return dumps(self.to_dict(include_log=include_log))
 
     @classmethod
-    def from_json(cls, data: str | bytes | dict[str, Any]) -> Game:
+    def from_json(
+        cls, data: str | bytes | dict[str, Any], *, log: Iterable[Action] | None = None
+    ) -> Game:
+        """Load a game saved by :meth:`to_json`; ``log`` supplies the log of a snapshot."""
         from bot.rummy.serialize import game_from_data
 
-        return game_from_data(data)
+        return game_from_data(data, log)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -4,10 +4,11 @@ without replaying and can still be replayed to check it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from bot.rummy.actions import action_from_json, action_to_json
+from bot.rummy.actions import Action, action_from_json, action_to_json
 from bot.rummy.cards import Card, Suit, full_pack
 from bot.rummy.errors import RulesError
 from bot.rummy.melds import MeldKind, PlacedCard, TableMeld
@@ -88,7 +89,7 @@ def _round_from_dict(d: dict[str, Any]) -> RoundResult:
     )
 
 
-def game_to_dict(game: Game) -> dict[str, Any]:
+def game_to_dict(game: Game, *, include_log: bool = True) -> dict[str, Any]:
     def optional(card: Card | None) -> str | None:
         return None if card is None else card.code
 
@@ -121,7 +122,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
             "rounds": [_round_to_dict(r) for r in game.rounds],
             "winners": list(game.winner_seats),
         },
-        "log": [action_to_json(a) for a in game.log],
+        "log": list(game.log_json) if include_log else None,
     }
 
 
@@ -129,7 +130,7 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def game_from_data(raw: str | bytes | dict[str, Any]) -> Game:
+def game_from_data(raw: str | bytes | dict[str, Any], log: Iterable[Action] | None) -> Game:
     from bot.rummy.game import Game
 
     data: dict[str, Any] = raw if isinstance(raw, dict) else json.loads(raw)
@@ -161,5 +162,10 @@ def game_from_data(raw: str | bytes | dict[str, Any]) -> Game:
     game.layoff_cards = s["layoff_cards"]
     game.rounds = [_round_from_dict(r) for r in s["rounds"]]
     game.winner_seats = tuple(s["winners"])
-    game.log = [action_from_json(a) for a in data["log"]]
+    if log is not None:
+        game.log = list(log)
+        game.log_json = [action_to_json(a) for a in game.log]
+    elif data["log"] is not None:
+        game.log_json = list(data["log"])
+        game.log = [action_from_json(a) for a in game.log_json]
     return game

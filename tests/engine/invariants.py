@@ -1,0 +1,150 @@
+"""Checks that hold after every action of every game, used by the property tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.rummy import (
+    Action,
+    Card,
+    Discard,
+    DrawStock,
+    EndRound,
+    Game,
+    GameView,
+    IllegalAction,
+    LayOff,
+    Meld,
+    SwapJoker,
+    TakeDiscard,
+    full_pack,
+)
+
+
+def pack_of(game: Game) -> list[Card]:
+    n = len(game.players)
+    return full_pack(game.ruleset.decks_for(n), game.ruleset.jokers_per_deck)
+
+
+def check_every_card_in_one_place(game: Game, pack: frozenset[Card] | None = None) -> None:
+    places = [*game.stock, *game.discard]
+    for hand in game.hands:
+        places += hand
+    for meld in game.melds:
+        places += [p.card for p in meld.cards]
+    expected = pack if pack is not None else frozenset(pack_of(game))
+    if len(places) == len(expected) and set(places) == expected:
+        return
+    duplicated = [str(c) for c, k in Counter(places).items() if k > 1]
+    missing = [str(c) for c in expected - set(places)]
+    raise AssertionError(f"cards in two places: {duplicated}; cards lost: {missing}")
+
+
+def cards_in(value: object) -> Iterator[Card]:
+    """Every card reachable from a view's fields (dataclasses, tuples, lists)."""
+    if isinstance(value, Card):
+        yield value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from cards_in(getattr(value, field.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def visible_now(view: GameView) -> set[Card]:
+    """What a view shows of the current round (finished rounds reveal their hands)."""
+    public = dataclasses.replace(view, rounds=())
+    return set(cards_in(public))
+
+
+def check_views_private(game: Game) -> None:
+    viewers: list[str | None] = [*game.players, None]
+    for viewer in viewers:
+        view = game.view(viewer)
+        seen = visible_now(view)
+        for seat, player in enumerate(game.players):
+            hidden = set(game.hands[seat])
+            if player == viewer:
+                assert view.hand == tuple(game.hands[seat])
+                continue
+            leaked = seen & hidden
+            assert not leaked, f"{viewer} sees {player}'s {[str(c) for c in leaked]}"
+        assert not (seen & set(game.stock)), f"{viewer} sees stock cards"
+        hidden_pile = set(game.discard) - set(view.discard)
+        assert not (seen & hidden_pile), f"{viewer} sees buried discards"
+        assert [s.hand_size for s in view.seats] == [len(h) for h in game.hands]
+        assert view.stock_size == len(game.stock)
+        assert view.discard_size == len(game.discard)
+
+
+def check_legal_actions_apply(game: Game) -> None:
+    """Every generated action passes the same check that ``apply`` runs."""
+    for action in game.legal_actions(game.current_player):
+        reason = game.why_not(action, game.current_player)
+        assert reason is None, f"generated {action} is refused: {reason}"
+
+
+def clone(game: Game) -> Game:
+    return Game.from_json(game.to_json())
+
+
+def random_probe(game: Game, rng: random.Random) -> Action:
+    """An action that is usually illegal: random cards, melds, depths and phases."""
+    pack = pack_of(game)
+    hand = game.hands[game.current]
+    pool = hand if hand and rng.random() < 0.7 else pack
+    meld_id = rng.randint(0, len(game.melds) + 1)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return DrawStock()
+    if kind == 1:
+        return TakeDiscard(rng.randint(0, len(game.discard) + 1))
+    if kind == 2:
+        return EndRound()
+    if kind == 3:
+        return Discard(rng.choice(pool))
+    if kind == 4:
+        return SwapJoker(meld_id, rng.choice(pack))
+    cards = tuple(rng.sample(pool, min(len(pool), rng.randint(1, 4))))
+    return Meld(cards) if kind == 5 else LayOff(cards, meld_id)
+
+
+def check_probe(game: Game, action: Action) -> None:
+    """A refused action raises and changes nothing; an allowed one applies to a copy."""
+    before = game.to_dict()
+    reason = game.why_not(action)
+    if reason is None:
+        clone(game).apply(action)
+        return
+    with pytest.raises(IllegalAction):
+        game.apply(action)
+    assert game.to_dict() == before, f"refused {action} changed the game"
+
+
+def play_bulk(name: str, players: int, seeds: range, options: dict[str, Any]) -> int:
+    """Play one seeded random game per seed, checking that no card is ever lost or
+    duplicated; returns how many games ended. Runs in a worker process."""
+    from bot.rummy import preset
+    from bot.rummy.players import random_action
+
+    ended = 0
+    for seed in seeds:
+        game = Game.new(preset(name, **options), [f"p{i}" for i in range(players)], seed=seed)
+        pack = frozenset(pack_of(game))
+        rng = random.Random(seed)
+        for _ in range(100_000):
+            if game.is_over:
+                break
+            game.apply(random_action(game, rng))
+            check_every_card_in_one_place(game, pack)
+        if seed % 100 == 0:
+            assert Game.replay(game.ruleset, game.players, game.seed, game.log) == game
+        ended += game.is_over
+    return ended
