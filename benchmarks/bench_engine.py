@@ -52,7 +52,7 @@ def bench_legal_actions(repeat: int) -> None:
         ("parlett, 13-card hand, two jokers (target < 5 ms)", play_phase_game(jokers, "parlett")),
         ("500, 13-card hand, no jokers", play_phase_game(plain, "500")),
     ]
-    print("legal_actions in the play phase (median of %d calls):" % repeat)
+    print(f"legal_actions in the play phase (median of {repeat} calls):")
     for label, game in cases:
         samples = time_call(game.legal_actions, repeat)
         count = len(game.legal_actions())
@@ -86,9 +86,11 @@ def bench_games(games: int) -> None:
             sample_game.apply(random_action(sample_game, rng))
         total = sum(durations)
         print(
-            f"  {name} {players}p: {games / total:.1f} games/s, median game {median_ms(durations):.1f} ms,"
+            f"  {name} {players}p: {games / total:.1f} games/s,"
+            f" median game {median_ms(durations):.1f} ms,"
             f" {rounds / games:.1f} rounds/game, {actions / total:.0f} actions/s,"
-            f" legal_actions median {median_ms(legal_samples):.3f} ms over {len(legal_samples)} calls"
+            f" legal_actions median {median_ms(legal_samples):.3f} ms"
+            f" over {len(legal_samples)} calls"
         )
 
 
@@ -103,7 +105,8 @@ def bench_classic_round(rounds: int) -> None:
             game.apply(random_action(game, rng))
         samples.append(time.perf_counter() - start)
     print(
-        f"two-player classic round to its end: median {median_ms(samples):.2f} ms over {rounds} rounds (target < 50 ms)"
+        f"two-player classic round to its end: median {median_ms(samples):.2f} ms"
+        f" over {rounds} rounds (target < 50 ms)"
     )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import TypeVar
 
 from bot.rummy.actions import Discard, LayOff, Meld, SwapJoker
 from bot.rummy.cards import ACE, HIGH_ACE, KING, Card, Suit
@@ -78,11 +79,18 @@ def _representatives(ctx: TurnContext) -> tuple[dict[tuple[int, Suit], Card], li
 
 def meld_options(ctx: TurnContext) -> list[Meld]:
     reps, jokers = _representatives(ctx)
+    return _playable(ctx, [*_set_melds(ctx, reps, jokers), *_run_melds(ctx, reps, jokers)])
+
+
+PlayT = TypeVar("PlayT", Meld, LayOff)
+
+
+def _playable(ctx: TurnContext, plays: list[PlayT]) -> list[PlayT]:
+    """The plays that use the must-use card (if any) and leave the turn able to end."""
     target = ctx.must_use
-    found = [*_set_melds(ctx, reps, jokers), *_run_melds(ctx, reps, jokers)]
-    if target is not None:
-        found = [m for m in found if target in m.cards]
-    return [m for m in found if dead_end(ctx, m.cards) is None]
+    return [
+        p for p in plays if (target is None or target in p.cards) and dead_end(ctx, p.cards) is None
+    ]
 
 
 def _set_melds(
@@ -152,10 +160,7 @@ def layoff_options(ctx: TurnContext) -> list[LayOff]:
             found.extend(_set_layoffs(meld, reps, jokers))
         else:
             found.extend(_run_layoffs(ctx.ruleset, meld, reps, jokers, single))
-    target = ctx.must_use
-    if target is not None:
-        found = [lo for lo in found if target in lo.cards]
-    return [lo for lo in found if dead_end(ctx, lo.cards) is None]
+    return _playable(ctx, found)
 
 
 def _set_layoffs(

@@ -1,0 +1,326 @@
+"""Card faces, jokers and backs, each drawn once and then pasted.
+
+A card is drawn four times too large and shrunk, which gives smooth suit marks and rounded
+corners; that costs milliseconds per card, so every picture is kept in a cache keyed by
+everything that changes its pixels. Pictures are made on first use, under a lock, so two
+threads never build the same card twice or see a half-built one.
+
+Suits are vector shapes rather than font glyphs: they look the same at every size and do
+not depend on the font having them.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.rummy.cards import Card, Suit, rank_text
+from bot.rummy.melds import Slot
+from rendering.text import FontSpec, font
+from rendering.theme import INK_JOKER, RGB, get_theme, suit_colour
+
+SCALE = 4
+"""Cards are drawn this many times too large, then shrunk."""
+
+COURT = frozenset((11, 12, 13))
+
+
+@dataclass(frozen=True, slots=True)
+class CardSize:
+    width: int
+    height: int
+
+    @property
+    def strip(self) -> int:
+        """How much of a card shows when the next one overlaps it: its corner index."""
+        return round(self.width * 0.46)
+
+    @property
+    def radius(self) -> int:
+        return max(3, round(self.width * 0.09))
+
+    def fan_width(self, count: int, step: int | None = None) -> int:
+        """The width of ``count`` cards overlapping by the strip (or ``step``)."""
+        if count <= 0:
+            return 0
+        return (count - 1) * (self.strip if step is None else step) + self.width
+
+
+@dataclass(frozen=True, slots=True)
+class CardArt:
+    """Everything that decides a card picture's pixels; the cache key."""
+
+    rank: int
+    """1-13, 0 for a joker; ignored for a back."""
+    suit: Suit | None
+    size: CardSize
+    theme: str
+    four_colour: bool = False
+    back: bool = False
+    stands_for: tuple[int, Suit | None] | None = None
+    """For a joker on the table: the rank (1-14) and suit it stands for."""
+
+    @classmethod
+    def of(
+        cls, card: Card, size: CardSize, theme: str, four_colour: bool, slot: Slot | None = None
+    ) -> CardArt:
+        stands = (slot.rank, slot.suit) if slot is not None and card.is_joker else None
+        return cls(card.rank, card.suit, size, theme, four_colour, stands_for=stands)
+
+    @classmethod
+    def card_back(cls, size: CardSize, theme: str) -> CardArt:
+        return cls(0, None, size, theme, back=True)
+
+
+SHADOW = (2, 3)
+"""How far right and down a card's shadow falls; a picture is this much larger than its card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sprite:
+    """A card picture (its shadow included) split for fast pasting.
+
+    Pasting through an 8-bit mask blends every pixel and costs several times more than a
+    1-bit mask, yet only the rounded corners are partly transparent. So the picture is pasted
+    through ``solid`` (its fully opaque pixels) and each corner is then blended on its own.
+    """
+
+    image: Image.Image
+    mask: Image.Image
+    solid: Image.Image
+    edges: tuple[tuple[tuple[int, int], Image.Image, Image.Image], ...]
+    """(offset, picture, mask) of each patch of partly transparent pixels."""
+
+    def paste_onto(self, canvas: Image.Image, x: int, y: int) -> None:
+        canvas.paste(self.image, (x, y), self.solid)
+        for (dx, dy), patch, mask in self.edges:
+            canvas.paste(patch, (x + dx, y + dy), mask)
+
+
+_cache: dict[CardArt, Sprite] = {}
+_lock = threading.Lock()
+
+
+def sprite(art: CardArt) -> Sprite:
+    found = _cache.get(art)
+    if found is not None:
+        return found
+    with _lock:
+        found = _cache.get(art)
+        if found is None:
+            found = _cache[art] = _draw(art)
+        return found
+
+
+def cache_size() -> int:
+    return len(_cache)
+
+
+def clear_cache() -> None:
+    """Forget every card picture (tests use it to start from a cold cache)."""
+    with _lock:
+        _cache.clear()
+
+
+# --- drawing ---------------------------------------------------------------------------
+
+
+def _draw(art: CardArt) -> Sprite:
+    theme = get_theme(art.theme)
+    w, h = art.size.width * SCALE, art.size.height * SCALE
+    radius = art.size.radius * SCALE
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=255)
+    face = theme.joker_face if art.rank == 0 and not art.back else theme.card_face
+    image = Image.new("RGB", (w, h), theme.card_edge)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=theme.card_edge)
+    edge = round(SCALE * max(1.0, art.size.width / 60))
+    inner = (edge, edge, w - 1 - edge, h - 1 - edge)
+    draw.rounded_rectangle(inner, radius - edge, fill=face)
+    if art.back:
+        _draw_back(draw, art, theme.back, theme.back_pattern, face)
+    elif art.rank == 0:
+        _draw_joker(image, art, face)
+    else:
+        _draw_face(image, art, face)
+    small = (art.size.width, art.size.height)
+    card = image.resize(small, Image.Resampling.LANCZOS)
+    return _with_shadow(card, mask.resize(small, Image.Resampling.BOX), theme.shadow)
+
+
+def _with_shadow(card: Image.Image, mask: Image.Image, shadow: RGB) -> Sprite:
+    dx, dy = SHADOW
+    size = (card.width + dx, card.height + dy)
+    image = Image.new("RGB", size, shadow)
+    image.paste(card, (0, 0), mask.point(lambda v: 255 if v else 0))
+    shadow_mask = Image.new("L", size, 0)
+    shadow_mask.paste(mask, (dx, dy))
+    card_mask = Image.new("L", size, 0)
+    card_mask.paste(mask, (0, 0))
+    full = ImageChops.lighter(card_mask, shadow_mask)
+    solid = full.point(lambda v: 255 if v == 255 else 0, "1")
+    partial = full.point(lambda v: 255 if 0 < v < 255 else 0)
+    edges = []
+    cx, cy = size[0] // 2, size[1] // 2
+    for left, top, right, bottom in (
+        (0, 0, cx, cy),
+        (cx, 0, size[0], cy),
+        (0, cy, cx, size[1]),
+        (cx, cy, size[0], size[1]),
+    ):
+        found = partial.crop((left, top, right, bottom)).getbbox()
+        if found is not None:
+            box = (left + found[0], top + found[1], left + found[2], top + found[3])
+            edges.append(((box[0], box[1]), image.crop(box), full.crop(box)))
+    return Sprite(image, full, solid, tuple(edges))
+
+
+def _draw_back(draw: ImageDraw.ImageDraw, art: CardArt, ink: RGB, pattern: RGB, face: RGB) -> None:
+    w, h = art.size.width * SCALE, art.size.height * SCALE
+    inset = round(w * 0.09)
+    box = (inset, inset, w - 1 - inset, h - 1 - inset)
+    draw.rounded_rectangle(box, round(art.size.radius * SCALE * 0.6), fill=ink)
+    step = max(SCALE * 4, round(w * 0.12))
+    line = max(SCALE, round(w * 0.018))
+    for offset in range(-h, w + h, step):  # a diamond lattice, clipped to the inner panel
+        draw.line((offset, inset, offset + h, inset + h), fill=pattern, width=line)
+        draw.line((offset, inset + h, offset + h, inset), fill=pattern, width=line)
+    draw.rectangle((0, 0, w - 1, inset - 1), fill=face)
+    draw.rectangle((0, h - inset, w - 1, h - 1), fill=face)
+    draw.rectangle((0, 0, inset - 1, h - 1), fill=face)
+    draw.rectangle((w - inset, 0, w - 1, h - 1), fill=face)
+    draw.rounded_rectangle(box, round(art.size.radius * SCALE * 0.6), outline=ink, width=line * 2)
+    cx, cy = w / 2, h / 2
+    r = w * 0.16
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=face, outline=ink, width=line * 2)
+    _pip(draw, Suit.SPADES, cx, cy, r * 1.1, ink)
+
+
+def _draw_face(image: Image.Image, art: CardArt, face: RGB) -> None:
+    assert art.suit is not None
+    ink = suit_colour(art.suit, art.four_colour)
+    _place_corner(image, _corner(art, rank_text(art.rank), art.suit, ink, face), art)
+    w, h = image.size
+    _pip(ImageDraw.Draw(image), art.suit, w * 0.75, h * 0.74, w * 0.38, ink)
+
+
+def _draw_joker(image: Image.Image, art: CardArt, face: RGB) -> None:
+    if art.stands_for is None:
+        corner = _corner(art, "JK", None, INK_JOKER, face)
+    else:
+        rank, suit = art.stands_for
+        corner = _corner(art, rank_text(rank), suit, suit_colour(suit, art.four_colour), face)
+    _place_corner(image, corner, art)
+    draw = ImageDraw.Draw(image)
+    w, h = image.size
+    _star(draw, w * 0.72, h * 0.66, w * 0.22, INK_JOKER)
+    spec = FontSpec(round(w * 0.12), bold=True)
+    draw.text((w * 0.7, h * 0.88), "JOKER", fill=INK_JOKER, font=font(spec), anchor="mm")
+
+
+def _corner(art: CardArt, rank: str, suit: Suit | None, ink: RGB, face: RGB) -> Image.Image:
+    """The index in the top-left corner: the rank over its suit, sized to fit the strip.
+
+    A joker on the table shows what it stands for under a small star, so a fanned meld
+    reads as the cards it means; a joker in hand shows a star for a suit.
+    """
+    w = art.size.strip * SCALE
+    spec = FontSpec(round(art.size.width * 0.33 * SCALE), bold=True)
+    cap = round(spec.size * 0.73)
+    below = round(spec.size * 0.1)  # Q and J reach under the baseline
+    in_meld = art.rank == 0 and art.stands_for is not None
+    star = round(spec.size * 0.5) if in_meld else 0
+    pip = round(spec.size * 0.7) if suit is not None or not in_meld else 0
+    gap = round(spec.size * 0.12)
+    height = (star + gap if star else 0) + cap + below + (gap + pip if pip else 0)
+    tile = Image.new("RGB", (w, height), face)
+    draw = ImageDraw.Draw(tile)
+    rank_w = max(1, math.ceil(font(spec).getlength(rank)))
+    text = Image.new("RGB", (rank_w, cap + below), face)
+    ImageDraw.Draw(text).text((0, cap), rank, fill=ink, font=font(spec), anchor="ls")
+    room = w - 4 * SCALE
+    if rank_w > room:  # "10" and "JK" are squeezed rather than shrunk, to keep their height
+        text = text.resize((room, text.height), Image.Resampling.LANCZOS)
+    cx = w / 2
+    y = 0
+    if star:
+        _star(draw, cx, star / 2, star / 2, INK_JOKER)
+        y = star + gap
+    tile.paste(text, (round(cx - text.width / 2), y))
+    y += cap + below + gap
+    if suit is not None:
+        _pip(draw, suit, cx, y + pip / 2, pip, ink)
+    elif pip:
+        _star(draw, cx, y + pip / 2, pip / 2, INK_JOKER)
+    return tile
+
+
+def _place_corner(image: Image.Image, corner: Image.Image, art: CardArt) -> None:
+    image.paste(
+        corner, (round(art.size.width * 0.02 * SCALE), round(art.size.width * 0.08 * SCALE))
+    )
+
+
+# --- vector marks ------------------------------------------------------------------------
+
+
+def _heart_points(cx: float, cy: float, size: float, flip: bool) -> list[tuple[float, float]]:
+    """The classic parametric heart, ``size`` tall, centred on (cx, cy)."""
+    points = []
+    for i in range(96):
+        t = 2 * math.pi * i / 96
+        x = 16 * math.sin(t) ** 3
+        y = 13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t)
+        sy = (y + 5.5) / 29 * size  # the curve spans y in [-17, 12]; centre it
+        points.append((cx + x / 29 * size, cy - sy if not flip else cy + sy))
+    return points
+
+
+def _pip(
+    draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float, ink: RGB
+) -> None:
+    """A suit mark about ``size`` tall centred on (cx, cy)."""
+    if suit is Suit.DIAMONDS:
+        half_w = size * 0.38
+        top, bottom = cy - size / 2, cy + size / 2
+        draw.polygon([(cx, top), (cx + half_w, cy), (cx, bottom), (cx - half_w, cy)], fill=ink)
+    elif suit is Suit.HEARTS:
+        draw.polygon(_heart_points(cx, cy, size * 1.05, flip=False), fill=ink)
+    elif suit is Suit.SPADES:
+        draw.polygon(_heart_points(cx, cy - size * 0.1, size * 0.9, flip=True), fill=ink)
+        _stem(draw, cx, cy + size * 0.05, cy + size / 2, size, ink)
+    else:
+        r = size * 0.2
+        for dx, dy in ((0.0, -0.23), (-0.23, 0.08), (0.23, 0.08)):
+            x, y = cx + dx * size, cy + dy * size
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+        draw.polygon([(cx, cy - size * 0.2), (cx - r, cy + r), (cx + r, cy + r)], fill=ink)
+        _stem(draw, cx, cy + size * 0.05, cy + size / 2, size, ink)
+
+
+def _stem(
+    draw: ImageDraw.ImageDraw, cx: float, top: float, bottom: float, size: float, ink: RGB
+) -> None:
+    half = size * 0.2
+    draw.polygon(
+        [
+            (cx - size * 0.04, top),
+            (cx + size * 0.04, top),
+            (cx + half, bottom),
+            (cx - half, bottom),
+        ],
+        fill=ink,
+    )
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, ink: RGB) -> None:
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    draw.polygon(points, fill=ink)

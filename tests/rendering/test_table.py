@@ -1,0 +1,136 @@
+"""What the table picture must show, checked on its layout."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from bot.rummy.cards import Suit
+from bot.rummy.rules import preset
+from rendering import layout_table
+from rendering.layout import CardItem, Dot, Label, Layout
+from rendering.table import CARD_SIZES, DOT
+from rendering.text import ELLIPSIS
+from rendering.theme import DARK, player_colour
+from tests.rendering import scenes
+
+
+def texts(layout: Layout) -> dict[str, str]:
+    return {i.name: i.text for i in layout.items if isinstance(i, Label)}
+
+
+def cards(layout: Layout) -> list[CardItem]:
+    return [i for i in layout.items if isinstance(i, CardItem)]
+
+
+def test_every_meld_is_labelled_with_its_number() -> None:
+    view = scenes.crowded_table()
+    shown = texts(layout_table(view, names=scenes.CROWDED_NAMES))
+    for meld in view.melds:
+        assert shown[f"meld:{meld.id}"] == f"#{meld.id}"
+
+
+def test_every_player_has_name_count_score_and_the_dealer_and_turn_are_tagged() -> None:
+    view = scenes.classic_table()
+    shown = texts(layout_table(view, names=scenes.NAMES))
+    for seat in view.seats:
+        assert shown[f"name:{seat.seat}"] == scenes.NAMES.get(seat.player, seat.player)
+        assert shown[f"cards:{seat.seat}"].startswith(f"{seat.hand_size} card")
+        assert shown[f"score:{seat.seat}"] == f"{seat.score} pts"
+    assert "dealer:0" in shown
+    assert "turn:1" in shown
+    assert shown["turn"] == "▶ Bob to play"
+    assert shown["title"] == "Round 3 · Classic Rummy"
+    assert shown["target"] == "Target 100"
+    assert shown["stock"] == "Stock · 23"
+
+
+def test_laid_off_cards_get_a_dot_in_the_colour_of_who_laid_them_off() -> None:
+    view = scenes.classic_table()
+    layout = layout_table(view, names=scenes.NAMES)
+    dots = [i for i in layout.items if isinstance(i, Dot) and i.box.width == DOT]
+    seat_of = {s.player: s.seat for s in view.seats}
+    expected = [
+        player_colour(DARK, seat_of[p.placed_by])
+        for m in view.melds
+        for p in m.cards
+        if p.placed_by != m.owner
+    ]
+    expected.append(DARK.muted)  # the legend's swatch
+    assert sorted(d.colour for d in dots) == sorted(expected)
+    assert "legend" in texts(layout)
+
+
+def test_no_lay_offs_no_legend() -> None:
+    view = scenes.benchmark_table()
+    assert "legend" not in texts(layout_table(view))
+
+
+def test_jokers_on_the_table_show_what_they_stand_for() -> None:
+    view = scenes.crowded_table()
+    faces = cards(layout_table(view, names=scenes.CROWDED_NAMES))
+    on_table = [c.art for c in faces if c.art.rank == 0 and c.art.stands_for is not None]
+    expected = [(p.rank, p.suit) for m in view.melds for p in m.cards if p.card.is_joker]
+    assert Counter(a.stands_for for a in on_table) == Counter(expected)
+    discard_joker = [
+        c.art for c in faces if c.art.rank == 0 and not c.art.back and not c.art.stands_for
+    ]
+    assert len(discard_joker) == 1
+
+
+def test_classic_shows_only_the_top_discard() -> None:
+    view = replace(scenes.classic_table(), discard=scenes.cards("8s qd"), discard_size=2)
+    faces = [c.art for c in cards(layout_table(view)) if not c.art.back]
+    shown = {(a.rank, a.suit) for a in faces}
+    assert (12, Suit.DIAMONDS) in shown
+    assert (8, Suit.SPADES) not in shown
+
+
+def test_rummy_500_fans_the_whole_pile_with_depths() -> None:
+    view = scenes.deep_discard_table()
+    layout = layout_table(view, names=scenes.NAMES)
+    shown = texts(layout)
+    assert [shown[f"depth:{d}"] for d in range(1, 41)] == [str(d) for d in range(1, 41)]
+    boxes = dict(layout.labels)
+    pile = [c for c in cards(layout) if c.y < boxes["name:0"].y0]
+    assert len(pile) == 40  # the stock is empty, so every card up there is the pile
+    top = pile[-1]
+    assert (top.art.rank, top.art.suit) == view.discard[-1].face
+    assert boxes["depth:1"].x0 >= top.x  # depth 1 sits under the top card
+    assert boxes["depth:40"].y0 < boxes["depth:1"].y0  # the pile wraps onto a second row
+
+
+def test_long_names_are_cut_with_an_ellipsis_and_ids_stand_in_for_missing_names() -> None:
+    layout = layout_table(scenes.crowded_table(), names=scenes.CROWDED_NAMES)
+    shown = texts(layout)
+    assert shown["name:1"].endswith(ELLIPSIS)
+    assert scenes.LONG_NAME.startswith(shown["name:1"][:-1].rstrip())
+    assert shown["name:6"] == "112233445566778899"  # an empty display name
+    assert shown["name:2"] == "cpu-1"  # no display name at all
+
+
+def test_game_over_shows_the_winners() -> None:
+    view = scenes.finished_game()
+    shown = texts(layout_table(view, names=scenes.NAMES))
+    assert shown["banner"] == "★ Game over · Bob wins!"
+    assert "winner:1" in shown
+    assert "turn" not in shown
+
+
+def test_a_crowded_table_shrinks_its_cards() -> None:
+    players = [f"p{i}" for i in range(8)]
+    melds = [
+        scenes.run(i + 1, players[i % 8], Suit(i % 4), 1, 9 + i % 5, copy=i % 2) for i in range(40)
+    ]
+    view = scenes.view(preset("500"), scenes.seats(players), melds=melds)
+    layout = layout_table(view)
+    sizes = {c.art.size for c in cards(layout)}
+    assert sizes == {CARD_SIZES[-1]}
+
+
+def test_turn_line_fits_with_a_long_name() -> None:
+    long = {**scenes.CROWDED_NAMES, "dee": scenes.LONG_NAME * 3}
+    layout = layout_table(scenes.crowded_table(), names=long)
+    turn = next(i for i in layout.items if isinstance(i, Label) and i.name == "turn")
+    assert turn.text.endswith(ELLIPSIS)
+    assert turn.box.x1 <= layout.width - 20
