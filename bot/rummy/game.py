@@ -590,12 +590,17 @@ class Game:
 
     @classmethod
     def from_json(
-        cls, data: str | bytes | dict[str, Any], *, log: Iterable[Action] | None = None
+        cls,
+        data: str | bytes | dict[str, Any],
+        *,
+        log: Iterable[Action] | None = None,
+        log_json: Sequence[dict[str, Any]] | None = None,
     ) -> Game:
-        """Load a game saved by :meth:`to_json`; ``log`` supplies the log of a snapshot."""
+        """Load a game saved by :meth:`to_json`. A snapshot saved without its log takes the
+        log from ``log`` (actions) or ``log_json`` (their JSON form, as stored)."""
         from bot.rummy.serialize import game_from_data
 
-        return game_from_data(data, log)
+        return game_from_data(data, log, log_json)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

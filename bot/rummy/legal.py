@@ -43,9 +43,10 @@ def dead_end(ctx: TurnContext, used: Collection[Card]) -> str | None:
         if ctx.ruleset.must_discard_to_go_out:
             return "You must keep a card to discard: going out needs a final discard here."
         return None
-    if left == 1 and ctx.no_discard is not None and ctx.no_discard not in used:
+    taken = ctx.no_discard
+    if left == 1 and taken is not None and taken in ctx.hand and taken not in used:
         return (
-            f"That would leave you holding only {ctx.no_discard}, which you took from the"
+            f"That would leave you holding only {taken}, which you took from the"
             " discard pile and may not discard this turn."
         )
     return None

@@ -4,7 +4,7 @@ without replaying and can still be replayed to check it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -130,7 +130,11 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def game_from_data(raw: str | bytes | dict[str, Any], log: Iterable[Action] | None) -> Game:
+def game_from_data(
+    raw: str | bytes | dict[str, Any],
+    log: Iterable[Action] | None = None,
+    log_json: Sequence[dict[str, Any]] | None = None,
+) -> Game:
     from bot.rummy.game import Game
 
     data: dict[str, Any] = raw if isinstance(raw, dict) else json.loads(raw)
@@ -165,7 +169,9 @@ def game_from_data(raw: str | bytes | dict[str, Any], log: Iterable[Action] | No
     if log is not None:
         game.log = list(log)
         game.log_json = [action_to_json(a) for a in game.log]
-    elif data["log"] is not None:
-        game.log_json = list(data["log"])
+    else:
+        if log_json is None:
+            log_json = data["log"] or []
+        game.log_json = list(log_json)
         game.log = [action_from_json(a) for a in game.log_json]
     return game

@@ -1,0 +1,105 @@
+"""Settings read once at start-up from the environment and an optional ``.env`` file.
+
+Everything the bot needs from its operator is checked here, before any connection is
+opened, so a typo in the configuration stops the launcher with one clear sentence instead
+of failing later somewhere else. Variables set in the environment win over ``.env``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_DATABASE_PATH = Path("data") / "rummy.sqlite3"
+DEFAULT_ENV_FILE = Path(".env")
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+class SettingsError(ValueError):
+    """A missing or malformed setting; the message names the variable and what it needs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Secret:
+    """A value that must not end up in logs, tracebacks or ``repr`` output by accident.
+
+    Reading it takes a deliberate ``.reveal()``, which is easy to find in a review.
+    """
+
+    _value: str = field(repr=False)
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('**********')"
+
+    def __str__(self) -> str:
+        return "**********"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    discord_token: Secret
+    database_path: Path = DEFAULT_DATABASE_PATH
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    """Commands are synced to this server only, which Discord applies at once (for development)."""
+
+    @classmethod
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        env_file: Path | None = DEFAULT_ENV_FILE,
+    ) -> Settings:
+        """Read the settings; ``environ`` defaults to os.environ, ``env_file=None`` skips .env."""
+        values: dict[str, str] = {}
+        if env_file is not None and env_file.is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+        return cls(
+            discord_token=_token(values.get("DISCORD_TOKEN", "")),
+            database_path=_path(values.get("DATABASE_PATH", "")),
+            log_level=_log_level(values.get("LOG_LEVEL", "")),
+            dev_guild_id=_guild_id(values.get("DEV_GUILD_ID", "")),
+        )
+
+
+def _token(text: str) -> Secret:
+    token = text.strip()
+    if not token:
+        raise SettingsError(
+            "DISCORD_TOKEN is not set: put the bot's token in the environment or in .env"
+        )
+    if any(c.isspace() for c in token):
+        raise SettingsError("DISCORD_TOKEN contains white space: copy the token again")
+    return Secret(token)
+
+
+def _path(text: str) -> Path:
+    return Path(text.strip()) if text.strip() else DEFAULT_DATABASE_PATH
+
+
+def _log_level(text: str) -> str:
+    level = text.strip().upper() or "INFO"
+    if level not in _LOG_LEVELS:
+        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {text!r}")
+    return level
+
+
+def _guild_id(text: str) -> int | None:
+    if not text.strip():
+        return None
+    try:
+        guild_id = int(text.strip())
+    except ValueError:
+        raise SettingsError(
+            f"DEV_GUILD_ID must be a server id (a whole number), not {text!r}"
+        ) from None
+    if guild_id <= 0:
+        raise SettingsError(f"DEV_GUILD_ID must be a positive server id, not {text!r}")
+    return guild_id

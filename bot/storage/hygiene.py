@@ -1,0 +1,88 @@
+"""Deleting personal data: one person's on request, or a whole server's.
+
+A person who asks to be forgotten keeps no trace that points at them, while the games they
+played stay whole for the other players:
+
+- every seat they held becomes ``deleted player`` with no user id, and its engine player id
+  becomes ``deleted-<seat>`` — also inside the stored snapshot, so the game still loads;
+- games they hosted lose their host;
+- an active game they sit in is abandoned first (a table cannot go on with a player who no
+  longer exists);
+- their league rows are dropped. The other players' figures and ratings are left as they
+  were: they were earned in those games, and recomputing them would rewrite history.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.games import abandon_game, active_game_ids_with_user, dump_json
+from bot.storage.models import DELETED_NAME
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    abandoned_games: tuple[int, ...]
+    anonymized_seats: int
+    league_rows: int
+
+
+async def forget_user(conn: aiosqlite.Connection, user_id: int, at: datetime) -> ForgetReport:
+    abandoned = tuple(await active_game_ids_with_user(conn, user_id))
+    for game_id in abandoned:
+        await abandon_game(conn, game_id, at)
+    seats = list(
+        await conn.execute_fetchall(
+            "SELECT s.game_id, s.seat, s.player_id, g.snapshot FROM seats s"
+            " JOIN games g ON g.id = s.game_id WHERE s.user_id = ?",
+            (user_id,),
+        )
+    )
+    for row in seats:
+        pseudonym = f"deleted-{row['seat']}"
+        snapshot = _replace_text(json.loads(row["snapshot"]), row["player_id"], pseudonym)
+        await conn.execute(
+            "UPDATE seats SET user_id = NULL, display_name = ?, player_id = ?"
+            " WHERE game_id = ? AND seat = ?",
+            (DELETED_NAME, pseudonym, row["game_id"], row["seat"]),
+        )
+        await conn.execute(
+            "UPDATE games SET snapshot = ? WHERE id = ?", (dump_json(snapshot), row["game_id"])
+        )
+    await conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
+    cursor = await conn.execute("DELETE FROM league_players WHERE user_id = ?", (user_id,))
+    league_rows = cursor.rowcount
+    await cursor.close()
+    return ForgetReport(abandoned, len(seats), league_rows)
+
+
+async def forget_guild(conn: aiosqlite.Connection, guild_id: int) -> int:
+    """Delete everything stored about a server; returns how many games went.
+
+    Seats, logs, rounds and standings go with their games, league rows with their seasons
+    (the schema cascades the deletes).
+    """
+    cursor = await conn.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,))
+    games = cursor.rowcount
+    await cursor.close()
+    await conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
+    return games
+
+
+def _replace_text(value: Any, old: str, new: str) -> Any:
+    """``value`` (decoded JSON) with every string and key equal to ``old`` replaced."""
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, list):
+        return [_replace_text(item, old, new) for item in value]
+    if isinstance(value, dict):
+        return {
+            (new if key == old else key): _replace_text(item, old, new)
+            for key, item in value.items()
+        }
+    return value

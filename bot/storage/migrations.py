@@ -1,0 +1,83 @@
+"""Numbered SQL migrations, applied in order and recorded in ``PRAGMA user_version``.
+
+Each file ``migrations/NNNN_name.sql`` runs inside one transaction together with the
+version bump, so a failing migration leaves the database exactly at the version before it.
+The version lives in the database header, which keeps the recorded version and the schema
+in the same atomic write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+_NAME = re.compile(r"^(\d{4})_(\w+)\.sql$")
+
+
+class MigrationError(RuntimeError):
+    """The migration files or the database's recorded version make no sense together."""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def bundled_migrations() -> tuple[Migration, ...]:
+    """The migrations shipped in the package, checked to be numbered 1, 2, 3, … without gaps."""
+    folder = resources.files("bot.storage").joinpath("migrations")
+    found: list[Migration] = []
+    for entry in folder.iterdir():
+        match = _NAME.match(entry.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
+    found.sort(key=lambda m: m.version)
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise MigrationError(f"migrations must be numbered 1, 2, 3, … without gaps: {versions}")
+    return tuple(found)
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    migrations: Sequence[Migration] | None = None,
+    upto: int | None = None,
+) -> int:
+    """Bring the schema to version ``upto`` (default: the newest); returns the version reached.
+
+    The connection must be in autocommit mode (``isolation_level=None``) and not inside a
+    transaction: every migration opens and commits its own.
+    """
+    migrations = bundled_migrations() if migrations is None else tuple(migrations)
+    target = len(migrations) if upto is None else upto
+    current = await schema_version(conn)
+    if current > len(migrations):
+        raise MigrationError(
+            f"the database is at schema version {current}, newer than this program"
+            f" ({len(migrations)}): upgrade the bot instead of using an older one"
+        )
+    for migration in migrations[current:target]:
+        script = (
+            f"BEGIN IMMEDIATE;\n{migration.sql}\n;"
+            f"PRAGMA user_version = {migration.version};\nCOMMIT;"
+        )
+        try:
+            await conn.executescript(script)
+        except BaseException:
+            if conn.in_transaction:
+                await conn.rollback()
+            raise
+    return await schema_version(conn)

@@ -1,0 +1,103 @@
+"""Every acknowledged action survives the process being killed (SIGKILL) right after."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from bot.rummy import Game, Ruleset, action_from_json
+from bot.sessions import restore_game
+from bot.storage import Database, games
+from bot.storage.migrations import schema_version
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start(db_path: Path, mode: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-W", "error", "-m", "tests.storage.kill_helper", str(db_path), mode],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def read_line(stream: IO[str] | None) -> list[str]:
+    assert stream is not None
+    line = stream.readline()
+    assert line, "the helper stopped before it was killed"
+    return line.split(maxsplit=2)
+
+
+def read_acks(proc: subprocess.Popen[str], count: int, step: bool) -> list[dict[str, Any]]:
+    """Read ``count`` acknowledged actions; in step mode let the helper go on after each but
+    the last, so the kill lands right after an acknowledgement."""
+    word, *_ = read_line(proc.stdout)
+    assert word == "ready"
+    acked = []
+    for number in range(count):
+        word, _seq, action = read_line(proc.stdout)
+        assert word == "ack"
+        acked.append(json.loads(action))
+        if step and number < count - 1:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+    return acked
+
+
+def kill(proc: subprocess.Popen[str]) -> None:
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert proc.returncode == -signal.SIGKILL
+    for stream in (proc.stdin, proc.stdout):
+        assert stream is not None
+        stream.close()
+
+
+async def stored_game(db_path: Path) -> tuple[Game, Game]:
+    """The game as start-up loads it, and a replay of its stored log."""
+    database = await Database.open(db_path)
+    try:
+        async with database.transaction() as conn:
+            (record,) = await games.active_games(conn)
+            log = [action_from_json(a) for a in await games.game_actions(conn, record.id)]
+            rows = await conn.execute_fetchall("PRAGMA integrity_check")
+            assert [tuple(r) for r in rows] == [("ok",)]
+            assert await schema_version(conn) >= 1
+        loaded = await restore_game(database, record)
+        replayed = Game.replay(Ruleset.from_json(record.ruleset), record.players, record.seed, log)
+        return loaded, replayed
+    finally:
+        await database.close()
+
+
+async def test_killed_right_after_an_acknowledgement(db_path: Path) -> None:
+    acked: list[dict[str, Any]] = []
+    for count in (17, 9):  # kill, start again on the same database, kill again
+        proc = start(db_path, "step")
+        try:
+            acked += read_acks(proc, count, step=True)
+        finally:
+            kill(proc)
+        loaded, replayed = await stored_game(db_path)
+        assert list(loaded.log) == [action_from_json(a) for a in acked]
+        assert loaded == replayed
+
+
+async def test_killed_at_any_moment(db_path: Path) -> None:
+    proc = start(db_path, "free")
+    try:
+        acked = read_acks(proc, 40, step=False)
+    finally:
+        kill(proc)
+    loaded, replayed = await stored_game(db_path)
+    # The helper may have committed more after its last acknowledgement was read, never less.
+    assert loaded.log[: len(acked)] == [action_from_json(a) for a in acked]
+    assert loaded == replayed
