@@ -47,10 +47,14 @@ class EndRound:
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    """Put a new meld on the table; ``reading`` chooses between readings (default: the first)."""
+    """Put a new meld on the table.
+
+    ``reading`` chooses between the readings of the cards: a :class:`Reading`, or its index
+    in ``readings(cards)`` (what a select menu returns); the default is the first.
+    """
 
     cards: tuple[Card, ...]
-    reading: Reading | None = None
+    reading: Reading | int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", as_cards(self.cards))
@@ -65,7 +69,7 @@ class LayOff:
 
     cards: tuple[Card, ...]
     meld_id: int
-    reading: Reading | None = None
+    reading: Reading | int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cards", as_cards(self.cards))
@@ -110,8 +114,8 @@ DRAW_ACTIONS = (DrawStock, TakeDiscard, EndRound)
 PLAY_ACTIONS = (Meld, LayOff, SwapJoker)
 
 
-def _with_reading(cards: Iterable[Card], reading: Reading | None) -> str:
-    if reading is None:
+def _with_reading(cards: Iterable[Card], reading: Reading | int | None) -> str:
+    if not isinstance(reading, Reading):
         return " ".join(str(c) for c in cards)
     return str(reading)
 
@@ -149,13 +153,11 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"type": "end"}
         case Meld(cards=cards, reading=reading):
             data: dict[str, Any] = {"type": "meld", "cards": [c.code for c in cards]}
-            if reading is not None:
-                data["reading"] = reading_to_json(reading)
+            _put_reading(data, reading)
             return data
         case LayOff(cards=cards, meld_id=meld_id, reading=reading):
             data = {"type": "layoff", "meld": meld_id, "cards": [c.code for c in cards]}
-            if reading is not None:
-                data["reading"] = reading_to_json(reading)
+            _put_reading(data, reading)
             return data
         case SwapJoker(meld_id=meld_id, card=card):
             return {"type": "swap", "meld": meld_id, "card": card.code}
@@ -164,9 +166,17 @@ def action_to_json(action: Action) -> dict[str, Any]:
     raise TypeError(f"not an action: {action!r}")
 
 
+def _put_reading(data: dict[str, Any], reading: Reading | int | None) -> None:
+    if isinstance(reading, Reading):
+        data["reading"] = reading_to_json(reading)
+    elif reading is not None:
+        data["reading"] = reading
+
+
 def action_from_json(data: dict[str, Any]) -> Action:
     kind = data["type"]
-    reading = reading_from_json(data["reading"]) if data.get("reading") else None
+    stored = data.get("reading")
+    reading = stored if isinstance(stored, int) or stored is None else reading_from_json(stored)
     if kind == "draw":
         return DrawStock()
     if kind == "take":

@@ -360,7 +360,7 @@ class Game:
             case EndRound():
                 self._end_round(RoundEnd.ENDED, seat)
             case Meld(cards=cards, reading=reading):
-                assert reading is not None
+                reading = _checked_reading(reading)
                 self._take_from_hand(cards)
                 placed = tuple(PlacedCard(s.card, s.rank, s.suit, player) for s in reading.slots)
                 self.melds.append(TableMeld(self.next_meld_id, player, reading.kind, placed))
@@ -368,7 +368,7 @@ class Game:
                 self.has_melded[seat] = True
                 self._after_play(cards)
             case LayOff(cards=cards, meld_id=meld_id, reading=reading):
-                assert reading is not None
+                reading = _checked_reading(reading)
                 self._take_from_hand(cards)
                 meld = self.meld(meld_id)
                 owners = {p.card: p.placed_by for p in meld.cards}
@@ -624,12 +624,18 @@ class Game:
 
 def _choose(
     options: list[Reading],
-    wanted: Reading | None,
+    wanted: Reading | int | None,
     mapping: dict[Card, Card],
     on_table: Sequence[Card],
 ) -> Reading:
     if wanted is None:
         return options[0]
+    if isinstance(wanted, int):
+        if 0 <= wanted < len(options):
+            return options[wanted]
+        raise IllegalAction(
+            f"There are {len(options)} ways to read those cards; choose 1 to {len(options)}."
+        )
     slots = tuple(type(s)(mapping.get(s.card, s.card), s.rank, s.suit) for s in wanted.slots)
     wanted = canonical(Reading(wanted.kind, slots), on_table)
     for option in options:
@@ -666,3 +672,10 @@ def _rig(ruleset: Ruleset, players: int, deck: str | Iterable[Card]) -> tuple[Ca
         available.discard(pick)
         cards.append(pick)
     return tuple(cards)
+
+
+def _checked_reading(reading: Reading | int | None) -> Reading:
+    """The reading of a checked meld or lay-off: the check always fills it in."""
+    if not isinstance(reading, Reading):
+        raise InvariantError(f"a checked play has no reading: {reading!r}")
+    return reading
