@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,6 +24,7 @@ from bot.rummy import (
     TakeDiscard,
     full_pack,
 )
+from tests.engine.conftest import cards_in
 
 
 def pack_of(game: Game) -> list[Card]:
@@ -44,18 +44,6 @@ def check_every_card_in_one_place(game: Game, pack: frozenset[Card] | None = Non
     duplicated = [str(c) for c, k in Counter(places).items() if k > 1]
     missing = [str(c) for c in expected - set(places)]
     raise AssertionError(f"cards in two places: {duplicated}; cards lost: {missing}")
-
-
-def cards_in(value: object) -> Iterator[Card]:
-    """Every card reachable from a view's fields (dataclasses, tuples, lists)."""
-    if isinstance(value, Card):
-        yield value
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from cards_in(getattr(value, field.name))
-    elif isinstance(value, tuple | list):
-        for item in value:
-            yield from cards_in(item)
 
 
 def visible_now(view: GameView) -> set[Card]:
