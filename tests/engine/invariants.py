@@ -116,23 +116,44 @@ def check_probe(game: Game, action: Action) -> None:
     assert game.to_dict() == before, f"refused {action} changed the game"
 
 
+def bulk_options(name: str, seed: int, base: dict[str, Any]) -> dict[str, Any]:
+    """Options that vary with the seed, so the bulk games cover jokers, two decks and the
+    house rules of every preset."""
+    flags = [bool(seed >> bit & 1) for bit in range(4)]
+    if name == "classic":
+        chosen = {"limit_layoffs": flags[0], "must_discard_to_go_out": flags[1]}
+        chosen["scoring"] = "negative" if flags[2] else "positive"
+    elif name == "parlett":
+        chosen = {"jokers": not flags[0], "two_decks": flags[1], "ace_high": flags[2]}
+    else:
+        chosen = {"jokers": flags[0], "limit_layoffs": flags[1], "ace_always_low": flags[2]}
+    chosen["must_discard_to_go_out"] = flags[3]
+    return {**chosen, **base}
+
+
 def play_bulk(name: str, players: int, seeds: range, options: dict[str, Any]) -> int:
-    """Play one seeded random game per seed, checking that no card is ever lost or
-    duplicated; returns how many games ended. Runs in a worker process."""
+    """Play one seeded random game per seed and return how many ended. After every action
+    no card is lost or duplicated; every 25th action the views stay private and every
+    generated action passes its check; every final state survives JSON and replays exactly.
+    Runs in a worker process."""
     from bot.rummy import preset
     from bot.rummy.players import random_action
 
     ended = 0
     for seed in seeds:
-        game = Game.new(preset(name, **options), [f"p{i}" for i in range(players)], seed=seed)
+        ruleset = preset(name, **bulk_options(name, seed, options))
+        game = Game.new(ruleset, [f"p{i}" for i in range(players)], seed=seed)
         pack = frozenset(pack_of(game))
         rng = random.Random(seed)
-        for _ in range(100_000):
+        for step in range(100_000):
             if game.is_over:
                 break
+            if step % 25 == 0:
+                check_views_private(game)
+                check_legal_actions_apply(game)
             game.apply(random_action(game, rng))
             check_every_card_in_one_place(game, pack)
-        if seed % 100 == 0:
-            assert Game.replay(game.ruleset, game.players, game.seed, game.log) == game
+        assert clone(game) == game
+        assert Game.replay(game.ruleset, game.players, game.seed, game.log) == game
         ended += game.is_over
     return ended
