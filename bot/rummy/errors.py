@@ -34,7 +34,12 @@ class IllegalAction(PlayerError):
 
 
 class NotYourTurn(IllegalAction):
-    """An action by someone whose turn it is not."""
+    """An action by someone whose turn it is not; ``current`` is whose turn it is, for the
+    caller to name in its own words (the engine knows players only by id)."""
+
+    def __init__(self, message: str, current: str | None = None) -> None:
+        super().__init__(message)
+        self.current = current
 
 
 class InvariantError(RummyError):

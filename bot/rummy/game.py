@@ -190,7 +190,7 @@ class Game:
         if player is not None and player != self.players[self.current]:
             if player not in self.players:
                 raise NotYourTurn("You are not playing in this game.")
-            raise NotYourTurn(f"It is {self.players[self.current]}'s turn, not yours.")
+            raise NotYourTurn("It is not your turn.", current=self.players[self.current])
         match action:
             case DrawStock() | TakeDiscard() | EndRound():
                 self._require(Phase.DRAW, "You have already drawn this turn.")
@@ -269,9 +269,7 @@ class Game:
             raise IllegalAction(refusal)
         options = layoff_readings(meld, cards, self.ruleset)
         if not options:
-            raise IllegalAction(
-                f"{' '.join(map(str, cards))} cannot be laid off on meld #{meld.id} ({meld})."
-            )
+            raise IllegalAction(f"{' '.join(map(str, cards))} cannot be laid off on meld {meld}.")
         on_table = [p.card for p in meld.cards]
         reading = _choose(options, action.reading, mapping, on_table)
         self._check_must_use(cards)

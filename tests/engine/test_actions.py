@@ -11,6 +11,7 @@ from bot.rummy import (
     EndRound,
     LayOff,
     Meld,
+    NotYourTurn,
     PlayerError,
     SwapJoker,
     TakeDiscard,
@@ -74,3 +75,13 @@ def test_a_reading_number_out_of_range_is_refused_and_changes_nothing() -> None:
     game = new_game(PARLETT, ["5h 6h jk 9c 9d Ks Qd", "", ""], upcard="2s", stock="8c")
     game.apply(DrawStock())
     refused(game, Meld(tuple(cards("5h 6h jk")), 2))
+
+
+def test_out_of_turn_says_so_and_names_whose_turn_it_is() -> None:
+    game = new_game(PARLETT, ["5h 6h jk 9c 9d Ks Qd", "", ""], upcard="2s", stock="8c")
+    before = game.to_json()
+    with pytest.raises(NotYourTurn) as refusal:
+        game.apply(DrawStock(), "bob")
+    assert str(refusal.value) == "It is not your turn."
+    assert refusal.value.current == "ann"
+    assert game.to_json() == before
