@@ -1,33 +1,76 @@
 # Two commands matter: `make run` starts the bot, `make test` runs every check CI runs.
+# `make help` lists the rest. Every target builds the virtual environment it needs.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint typecheck pytest bench clean
+# Installs take the exact versions in constraints.txt (pyproject.toml keeps the ranges).
+# PIP_CONSTRAINT also reaches pip's isolated build of this project (the setuptools pin).
+CONSTRAINTS := constraints.txt
+PIP_INSTALL := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install --quiet \
+	--disable-pip-version-check -c $(CONSTRAINTS)
+RUN_STAMP := $(VENV)/.run-installed
+DEV_STAMP := $(VENV)/.dev-installed
 
-$(VENV)/.installed: pyproject.toml
+# `make soak`: games per preset and player count, the first seed (also Hypothesis's), and
+# Hypothesis examples per preset. Settable here or in the environment.
+SOAK_GAMES ?= 2000
+SOAK_SEED ?= 0
+SOAK_EXAMPLES ?= 100
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint format typecheck pytest soak bench backup lock clean
+
+help: ## list the targets
+	@echo "usage: make TARGET [VARIABLE=value ...]"
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' \
+		$(MAKEFILE_LIST)
+
+$(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+
+$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(PIP_INSTALL) -e .
 	touch $@
 
-run: $(VENV)/.installed
+$(DEV_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+	$(PIP_INSTALL) -e '.[dev]'
+	touch $@
+
+run: $(RUN_STAMP) ## start the bot (installs only what running needs; settings in .env)
 	$(PY) -m bot
 
-lint: $(VENV)/.installed
+test: lint typecheck pytest ## every check CI runs: ruff, mypy --strict, the whole test suite
+
+lint: $(DEV_STAMP) ## ruff: lint and formatting check
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-typecheck: $(VENV)/.installed
-	$(PY) -m mypy --strict bot rendering
+format: $(DEV_STAMP) ## ruff: fix what can be fixed and reformat
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
 
-pytest: $(VENV)/.installed
+typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks included
+	$(PY) -m mypy --strict bot rendering cogs tests benchmarks scripts
+
+pytest: $(DEV_STAMP) ## the test suite (the bulk games on two processes; `make soak`: the long run)
 	$(PY) -m pytest -W error -q
 
-test: lint typecheck pytest
+soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player count from SOAK_SEED
+	RUMMY_BULK_GAMES=$(SOAK_GAMES) RUMMY_BULK_SEED=$(SOAK_SEED) \
+	RUMMY_PROPERTY_EXAMPLES=$(SOAK_EXAMPLES) \
+	$(PY) -m pytest -W error -q -s --hypothesis-seed=$(SOAK_SEED) \
+		tests/engine/test_properties.py
 
-bench: $(VENV)/.installed
+bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
 
-clean:
-	rm -rf $(VENV) build *.egg-info
+backup: $(RUN_STAMP) ## online copy of the live database: make backup DEST=file
+	@test -n "$(DEST)" || { echo "usage: make backup DEST=backup.sqlite3"; exit 2; }
+	$(PY) scripts/backup.py "$(DEST)"
+
+lock: ## re-resolve constraints.txt to the newest versions pyproject.toml allows
+	PYTHON=$(PYTHON) scripts/lock.sh
+
+clean: ## remove the virtual environment and build leftovers (not data/ or .env)
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .hypothesis

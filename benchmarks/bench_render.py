@@ -93,7 +93,11 @@ def plain_png(layout: Layout) -> bytes:
 def main() -> None:
     table, hand = scenes.benchmark_table(), scenes.thirteen_card_hand()
     cards = sum(len(m.cards) for m in table.melds) + len(table.discard)
-    print(f"table: {len(table.seats)} players, {len(table.melds)} melds, {cards} cards face up")
+    size = "x".join(map(str, layout_table(table).size))
+    print(
+        f"table: {len(table.seats)} players, {len(table.melds)} melds, {cards} cards face up,"
+        f" {size} pixels"
+    )
     rows = [
         ("table", lambda: render_table(table), lambda: plain_png(layout_table(table))),
         ("hand (13)", lambda: render_hand(hand), lambda: plain_png(layout_hand(hand))),

@@ -49,6 +49,13 @@ class Settings:
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     """Commands are synced to this server only, which Discord applies at once (for development)."""
+    discord_log_level: str | None = None
+    """discord.py's own level; unset, it is ``log_level`` but never below INFO, because
+    discord.py's DEBUG output holds whole gateway events (messages, names: personal data)."""
+    api_base_url: str | None = None
+    """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
+    gateway_url: str | None = None
+    """For tests only: the gateway websocket (``DISCORD_GATEWAY_URL``)."""
 
     @classmethod
     def from_env(
@@ -66,6 +73,15 @@ class Settings:
             database_path=_path(values.get("DATABASE_PATH", "")),
             log_level=_log_level(values.get("LOG_LEVEL", "")),
             dev_guild_id=_guild_id(values.get("DEV_GUILD_ID", "")),
+            discord_log_level=_optional_log_level(
+                "DISCORD_LOG_LEVEL", values.get("DISCORD_LOG_LEVEL", "")
+            ),
+            api_base_url=_url(
+                "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
+            ),
+            gateway_url=_url(
+                "DISCORD_GATEWAY_URL", values.get("DISCORD_GATEWAY_URL", ""), ("ws", "wss")
+            ),
         )
 
 
@@ -84,11 +100,26 @@ def _path(text: str) -> Path:
     return Path(text.strip()) if text.strip() else DEFAULT_DATABASE_PATH
 
 
-def _log_level(text: str) -> str:
+def _log_level(text: str, name: str = "LOG_LEVEL") -> str:
     level = text.strip().upper() or "INFO"
     if level not in _LOG_LEVELS:
-        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}, not {text!r}")
+        raise SettingsError(f"{name} must be one of {', '.join(_LOG_LEVELS)}, not {text!r}")
     return level
+
+
+def _optional_log_level(name: str, text: str) -> str | None:
+    return _log_level(text, name) if text.strip() else None
+
+
+def _url(name: str, text: str, schemes: tuple[str, ...]) -> str | None:
+    # The API root loses a trailing slash (paths are appended to it); the gateway keeps its own.
+    url = text.strip().rstrip("/") if "http" in schemes else text.strip()
+    if not url:
+        return None
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in schemes or not rest:
+        raise SettingsError(f"{name} must be a {' or '.join(schemes)} URL, not {text!r}")
+    return url
 
 
 def _guild_id(text: str) -> int | None:

@@ -5,5 +5,5 @@ Each module here is a discord.py extension; the Bot loads the ones named in
 decides a rule and never writes SQL.
 """
 
-EXTENSIONS: tuple[str, ...] = ()
-"""Extensions loaded at start-up; the lobby and play commands are added by the Discord issue."""
+EXTENSIONS: tuple[str, ...] = ("cogs.notify", "cogs.lobby", "cogs.play", "cogs.league")
+"""Extensions loaded at start-up: the after-commit notifier first, then the commands."""

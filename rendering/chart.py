@@ -59,7 +59,10 @@ def layout_score_chart(
     y = MARGIN
     layout.label("title", MARGIN, y, "Scores by round", TITLE, chosen.text)
     y += line_height(TITLE) + 4
-    sub = f"{game_name(view.ruleset)} · target {view.target} · {plural(len(view.rounds), 'round')}"
+    sub = (
+        f"{game_name(view.ruleset)} · target {number(view.target)}"
+        f" · {plural(len(view.rounds), 'round')}"
+    )
     layout.label("subtitle", MARGIN, y, sub, BODY, chosen.muted, max_width=WIDTH - 2 * MARGIN)
     y += line_height(BODY) + 16
     totals = [[0] + [r.totals[i] for r in view.rounds] for i in range(len(view.seats))]
@@ -98,16 +101,19 @@ def layout_score_chart(
         layout.label(
             f"round:{r}", round(to_x(r)), plot.y1 + 10, str(r), SMALL, chosen.muted, align="center"
         )
+    # The target line and its label are in a colour no player has, and the label sits at
+    # the start of the line: every total starts at 0, far from the target, while the end
+    # is where the winner's last point lands.
     target_y = to_y(view.target)
-    layout.line(((plot.x0, target_y), (plot.x1, target_y)), chosen.accent, 2, dashed=True)
-    target = f"target {view.target}"
+    layout.line(((plot.x0, target_y), (plot.x1, target_y)), chosen.target, 2, dashed=True)
+    target = f"target {number(view.target)}"
     layout.label(
         "target",
-        plot.x1 - text_width(target, SMALL_BOLD),
+        plot.x0 + 8,
         round(target_y) - label_h - 4,
         target,
         SMALL_BOLD,
-        chosen.accent,
+        chosen.target,
     )
     for seat, series in zip(view.seats, totals, strict=True):
         colour = player_colour(chosen, seat.seat)

@@ -67,12 +67,17 @@ def _blends(theme: Theme) -> Iterator[tuple[RGB, RGB, int]]:
     for ground in grounds:
         for ink in (theme.text, theme.muted):
             yield ink, ground, 6
-        for ink in (theme.accent, theme.slot, theme.card_face, theme.card_edge, *theme.players):
+        for ink in (theme.accent, theme.slot, theme.card_face, theme.card_edge, theme.badge):
             yield ink, ground, 2
         yield theme.shadow, ground, 1
+    for ink in theme.players:  # chart lines on its panel, name dots on the panels
+        yield ink, theme.panel, 2
+        yield ink, theme.current, 1
+    yield theme.target, theme.panel, 2
+    yield theme.on_badge, theme.badge, 3
     for face in (theme.card_face, theme.joker_face):
         for ink in (*INKS, theme.card_edge):
-            yield ink, face, 4
+            yield ink, face, 3
     for pill in (theme.accent, theme.mark_new, theme.mark_keep, theme.mark_use):
         yield theme.on_accent, pill, 3
     yield theme.panel, theme.muted, 3

@@ -2,7 +2,9 @@
 
 Cards are fanned wide enough that each corner reads at phone size, with a number under each
 so a player can name a card by position. Marked cards stand a little higher with a coloured
-tag above them, and a legend under the hand says what each tag means.
+tag above them, and a legend under the hand says what each tag means. After a deep take
+from a Rummy 500 pile, many cards are new at once: they get a flat bar above them instead of
+raised cards and a row of tags, so the hand stays calm to read.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Sequence
 from bot.rummy.cards import Card
 from bot.rummy.views import GameView
 from rendering.encode import to_png
-from rendering.layout import Layout
+from rendering.layout import Box, Layout
 from rendering.paint import paint
 from rendering.sprites import CardArt, CardSize
 from rendering.style import HEADING, MARGIN, SMALL, SMALL_BOLD, plural
@@ -28,6 +30,9 @@ RAISE = 14
 MIN_WIDTH = 560
 MARK_PAD = 4
 MARK = FontSpec(15, bold=True)
+CALM = 3
+"""More new cards than this are shown with a bar rather than a raised card and a tag."""
+BAR = 6
 
 SORTS: dict[str, Callable[[Card], tuple[int, int, int]]] = {
     "suit": lambda c: c.sort_key,
@@ -73,7 +78,11 @@ def layout_hand(
     width = max(MIN_WIDTH, fan_w + 2 * MARGIN)
     layout = Layout(chosen, width)
     marks = _marks(view, chosen)
-    marked = {c: [m for m in marks if m[3](c)] for c in cards}
+    new = marks[0]
+    calm = sum(1 for c in cards if new[3](c)) > CALM
+    barred = {c for c in cards if calm and new[3](c)}
+    tagged = marks[1:] if calm else marks
+    marked = {c: [m for m in tagged if m[3](c)] for c in cards}
     stack = max((len(m) for m in marked.values()), default=0)
 
     y = MARGIN
@@ -91,13 +100,18 @@ def layout_hand(
     index_h = line_height(SMALL_BOLD)
     for row in range(rows):
         row_cards = cards[row * per_row : (row + 1) * per_row]
-        top = y + stack * (mark_h + 4)
+        top = y + stack * (mark_h + 4) + (BAR + 2 if barred else 0)
         for i, card in enumerate(row_cards):
             n = row * per_row + i + 1
             x = MARGIN + i * STEP
             lift = RAISE if marked[card] else 0
             layout.card(CardArt.of(card, SIZE, chosen.name, four_colour), x, top + RAISE - lift)
-            tag_y = top + RAISE - lift - 4
+            card_top = top + RAISE - lift
+            tag_y = card_top - 4
+            if card in barred:
+                bar = Box(x + 2, card_top - BAR - 4, x + STEP - 4, card_top - 4)
+                layout.rect(bar, new[2], radius=BAR // 2)
+                tag_y -= BAR + 2
             for tag, _, colour, _ in marked[card]:
                 tag_y -= mark_h
                 layout.label(
@@ -124,7 +138,11 @@ def layout_hand(
             )
         y = top + RAISE + SIZE.height + 6 + index_h + 12
 
-    y = _legend(layout, [m for m in marks if any(m in ms for ms in marked.values())], y)
+    shown = [m for m in tagged if any(m in ms for ms in marked.values())]
+    if barred:
+        meaning = f"just drawn: the {len(barred)} cards with a bar above"
+        shown.insert(0, (new[0], meaning, new[2], new[3]))
+    y = _legend(layout, shown, y)
     layout.height = y + MARGIN - 12
     return layout
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rendering.sprites import CardArt
-from rendering.text import FontSpec, fit, line_height, text_width
+from rendering.text import FontSpec, cap_height, fit, line_height, text_width
 from rendering.theme import RGB, Theme
 
 Align = Literal["left", "center", "right"]
@@ -63,6 +63,9 @@ class Label:
     colour: RGB
     text_at: tuple[int, int]
     background: RGB | None = None
+    kind: str = "text"
+    """What the text is: "meld" (a meld's number) and "depth" (a card's depth in the pile)
+    must stay readable when the picture is shown small; other text is "text"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,17 @@ class CardItem:
     art: CardArt
     x: int
     y: int
+
+
+@dataclass(frozen=True, slots=True)
+class Readable:
+    """A number people must read at a glance, and how tall its digits are drawn."""
+
+    kind: str
+    """"rank" (a card's corner), "meld" or "depth"."""
+    name: str
+    box: Box
+    cap: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +122,19 @@ class Layout:
     def labels(self) -> list[tuple[str, Box]]:
         return [(i.name, i.box) for i in self.items if isinstance(i, Label)]
 
+    def readables(self) -> list[Readable]:
+        """Every card rank, meld number and pile depth, with the height of its digits."""
+        found = []
+        for item in self.items:
+            if isinstance(item, CardItem) and not item.art.back:
+                size = item.art.size
+                top = item.y + size.rank_top
+                box = Box(item.x, top, item.x + size.strip, top + round(size.rank_cap))
+                found.append(Readable("rank", f"card@{item.x},{item.y}", box, size.rank_cap))
+            elif isinstance(item, Label) and item.kind != "text":
+                found.append(Readable(item.kind, item.name, item.box, cap_height(item.font)))
+        return found
+
     def label(
         self,
         name: str,
@@ -121,6 +148,7 @@ class Layout:
         align: Align = "left",
         background: RGB | None = None,
         pad: int = 0,
+        kind: str = "text",
     ) -> Box:
         """Place text with its top at ``y``; ``x`` is its left, centre or right edge.
 
@@ -141,7 +169,7 @@ class Layout:
         else:
             box = Box(left, y, left + outer_w, y + pill_height(spec, pad))
             text_at = (left + pad, y + pad // 2)
-        self.items.append(Label(name, box, text, spec, colour, text_at, background))
+        self.items.append(Label(name, box, text, spec, colour, text_at, background, kind))
         return box
 
     def rect(
@@ -160,7 +188,7 @@ class Layout:
 
     def card(self, art: CardArt, x: int, y: int) -> Box:
         self.items.append(CardItem(art, x, y))
-        return Box(x, y, x + art.size.width, y + art.size.height)
+        return Box(x, y, x + (art.cut or art.size.width), y + art.size.height)
 
     def fan(self, arts: Sequence[CardArt], x: int, y: int, step: int | None = None) -> list[Box]:
         """Cards overlapping left to right; returns the part of each card left showing."""

@@ -105,8 +105,8 @@ _COLUMNS = tuple(reversed([(h, e) for (h, _), e in zip(_WIDTHS, _EDGES, strict=T
 
 def _cells(row: StandingRow) -> tuple[str, ...]:
     return (
-        str(row.games),
-        str(row.wins),
+        number(row.games),
+        number(row.wins),
         percent(row.win_rate),
         rating_text(row.rating),
         number(row.points_for),
@@ -198,7 +198,7 @@ def layout_player_card(card: PlayerCard, *, theme: str = "dark") -> Layout:
     layout.label(
         "name", MARGIN, y + 6, card.name, TITLE, chosen.text, max_width=rating.x0 - 24 - MARGIN
     )
-    record = f"{card.games} games · {card.wins} wins · {percent(card.win_rate)}"
+    record = f"{number(card.games)} games · {number(card.wins)} wins · {percent(card.win_rate)}"
     layout.label(
         "record",
         MARGIN,
@@ -244,7 +244,7 @@ def layout_player_card(card: PlayerCard, *, theme: str = "dark") -> Layout:
     x = MARGIN
     for i, game in enumerate(card.recent):
         won = game.place == 1
-        text = f"{'★ ' if won else ''}{game.place}/{game.players}"
+        text = f"{'★ ' if won else ''}{game.place}/{game.players}"  # places stay small
         if x + text_width(text, TAG) + 2 * PILL > CARD_WIDTH - MARGIN:
             break  # older games do not fit
         pill = layout.label(

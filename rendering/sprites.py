@@ -19,13 +19,16 @@ from PIL import Image, ImageChops, ImageDraw
 
 from bot.rummy.cards import Card, Suit, rank_text
 from bot.rummy.melds import Slot
-from rendering.text import FontSpec, font
-from rendering.theme import INK_JOKER, RGB, get_theme, suit_colour
+from rendering.text import FontSpec, cap_height, font
+from rendering.theme import ON_JOKER, RGB, get_theme, suit_colour
 
 SCALE = 4
 """Cards are drawn this many times too large, then shrunk."""
 
 COURT = frozenset((11, 12, 13))
+RANK = 0.36
+"""The corner rank's font size as a share of the card's width: as large as the strip allows,
+since the rank is what people read when the picture is shown small."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,21 @@ class CardSize:
     @property
     def radius(self) -> int:
         return max(3, round(self.width * 0.09))
+
+    @property
+    def rank_font(self) -> FontSpec:
+        """The corner rank's font, in the four-times-larger drawing."""
+        return FontSpec(round(self.width * RANK * SCALE), bold=True)
+
+    @property
+    def rank_cap(self) -> float:
+        """How tall the corner rank's digits are on the finished card, in pixels."""
+        return cap_height(self.rank_font) / SCALE
+
+    @property
+    def rank_top(self) -> int:
+        """Where the corner index starts, from the card's top edge."""
+        return round(self.width * 0.08)
 
     def fan_width(self, count: int, step: int | None = None) -> int:
         """The width of ``count`` cards overlapping by the strip (or ``step``)."""
@@ -62,6 +80,9 @@ class CardArt:
     back: bool = False
     stands_for: tuple[int, Suit | None] | None = None
     """For a joker on the table: the rank (1-14) and suit it stands for."""
+    cut: int = 0
+    """When not 0, only this many pixels of the card's left side are drawn: a card of a
+    wrapped pile whose right part would otherwise look like the top of the pile."""
 
     @classmethod
     def of(
@@ -149,7 +170,11 @@ def _draw(art: CardArt) -> Sprite:
         _draw_face(image, art, face)
     small = (art.size.width, art.size.height)
     card = image.resize(small, Image.Resampling.LANCZOS)
-    return _with_shadow(card, mask.resize(small, Image.Resampling.BOX), theme.shadow)
+    mask = mask.resize(small, Image.Resampling.BOX)
+    if art.cut:
+        card = card.crop((0, 0, art.cut, art.size.height))
+        mask = mask.crop((0, 0, art.cut, art.size.height))
+    return _with_shadow(card, mask, theme.shadow)
 
 
 def _with_shadow(card: Image.Image, mask: Image.Image, shadow: RGB) -> Sprite:
@@ -205,39 +230,50 @@ def _draw_face(image: Image.Image, art: CardArt, face: RGB) -> None:
     ink = suit_colour(art.suit, art.four_colour)
     _place_corner(image, _corner(art, rank_text(art.rank), art.suit, ink, face), art)
     w, h = image.size
-    _pip(ImageDraw.Draw(image), art.suit, w * 0.75, h * 0.74, w * 0.38, ink)
+    _pip(ImageDraw.Draw(image), art.suit, w * BIG_PIP_X, h * 0.76, w * BIG_PIP, ink)
+
+
+BIG_PIP = 0.27
+BIG_PIP_X = 0.78
+"""The big suit mark's size and centre, as shares of the card's width: its left edge stays
+right of the hand's fan step (0.6 of a card), so a covered card shows no sliver of it."""
 
 
 def _draw_joker(image: Image.Image, art: CardArt, face: RGB) -> None:
+    """A purple card with white stars: nothing else looks like it, even in a tight fan.
+
+    On the table its corner is a white badge with the card it stands for, so the meld reads
+    as the cards it means while the joker stays a joker.
+    """
+    w, h = image.size
+    draw = ImageDraw.Draw(image)
     if art.stands_for is None:
-        corner = _corner(art, "JK", None, INK_JOKER, face)
+        corner = _corner(art, "JK", None, ON_JOKER, face)
+        _place_corner(image, corner, art)
     else:
         rank, suit = art.stands_for
-        corner = _corner(art, rank_text(rank), suit, suit_colour(suit, art.four_colour), face)
-    _place_corner(image, corner, art)
-    draw = ImageDraw.Draw(image)
-    w, h = image.size
-    _star(draw, w * 0.72, h * 0.66, w * 0.22, INK_JOKER)
-    spec = FontSpec(round(w * 0.12), bold=True)
-    draw.text((w * 0.7, h * 0.88), "JOKER", fill=INK_JOKER, font=font(spec), anchor="mm")
+        white = get_theme(art.theme).card_face
+        corner = _corner(art, rank_text(rank), suit, suit_colour(suit, art.four_colour), white)
+        x, y = round(art.size.width * 0.02 * SCALE), art.size.rank_top * SCALE
+        pad = SCALE
+        box = (x - pad, y - 2 * pad, x + corner.width + pad, y + corner.height + pad)
+        draw.rounded_rectangle(box, 3 * SCALE, fill=white)
+        image.paste(corner, (x, y))
+    _star(draw, w * 0.8, h * 0.72, w * 0.16, ON_JOKER)  # right of the fan step, like a pip
 
 
 def _corner(art: CardArt, rank: str, suit: Suit | None, ink: RGB, face: RGB) -> Image.Image:
     """The index in the top-left corner: the rank over its suit, sized to fit the strip.
 
-    A joker on the table shows what it stands for under a small star, so a fanned meld
-    reads as the cards it means; a joker in hand shows a star for a suit.
+    A joker in hand shows a star for a suit.
     """
     w = art.size.strip * SCALE
-    spec = FontSpec(round(art.size.width * 0.33 * SCALE), bold=True)
-    cap = round(spec.size * 0.73)
+    spec = art.size.rank_font
+    cap = round(cap_height(spec))
     below = round(spec.size * 0.1)  # Q and J reach under the baseline
-    in_meld = art.rank == 0 and art.stands_for is not None
-    star = round(spec.size * 0.5) if in_meld else 0
-    pip = round(spec.size * 0.7) if suit is not None or not in_meld else 0
+    pip = round(spec.size * 0.62)
     gap = round(spec.size * 0.12)
-    height = (star + gap if star else 0) + cap + below + (gap + pip if pip else 0)
-    tile = Image.new("RGB", (w, height), face)
+    tile = Image.new("RGB", (w, cap + below + gap + pip), face)
     draw = ImageDraw.Draw(tile)
     rank_w = max(1, math.ceil(font(spec).getlength(rank)))
     text = Image.new("RGB", (rank_w, cap + below), face)
@@ -246,23 +282,17 @@ def _corner(art: CardArt, rank: str, suit: Suit | None, ink: RGB, face: RGB) -> 
     if rank_w > room:  # "10" and "JK" are squeezed rather than shrunk, to keep their height
         text = text.resize((room, text.height), Image.Resampling.LANCZOS)
     cx = w / 2
-    y = 0
-    if star:
-        _star(draw, cx, star / 2, star / 2, INK_JOKER)
-        y = star + gap
-    tile.paste(text, (round(cx - text.width / 2), y))
-    y += cap + below + gap
+    tile.paste(text, (round(cx - text.width / 2), 0))
+    y = cap + below + gap
     if suit is not None:
         _pip(draw, suit, cx, y + pip / 2, pip, ink)
-    elif pip:
-        _star(draw, cx, y + pip / 2, pip / 2, INK_JOKER)
+    else:
+        _star(draw, cx, y + pip / 2, pip / 2, ink)
     return tile
 
 
 def _place_corner(image: Image.Image, corner: Image.Image, art: CardArt) -> None:
-    image.paste(
-        corner, (round(art.size.width * 0.02 * SCALE), round(art.size.width * 0.08 * SCALE))
-    )
+    image.paste(corner, (round(art.size.width * 0.02 * SCALE), art.size.rank_top * SCALE))
 
 
 # --- vector marks ------------------------------------------------------------------------

@@ -1,12 +1,15 @@
-"""Sizes shared by every picture, chosen to stay readable in a phone's chat preview.
+"""Sizes shared by every picture, chosen to stay readable in Discord's chat column.
 
-Discord shows a picture about 400-550 pixels wide on a phone, so a 960-pixel picture is
-shown at roughly half size: body text is 22 pixels here to read as 11 there.
+Discord fits a picture into about 550×350 pixels on a desktop and 360 pixels of width on a
+phone, and only a click shows it whole. So pictures are landscape, and what people must
+read at a glance (card ranks, meld numbers, pile depths) is drawn at least 16 pixels tall in
+a 960-pixel picture, which stays 6 pixels tall at phone width.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.rummy.rules import Ruleset
 from rendering.text import FontSpec, display_name
@@ -25,6 +28,25 @@ TAG = FontSpec(16, bold=True)
 
 PILL_PAD = 8
 RADIUS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayBox:
+    """The area Discord shrinks a picture into; no height means only the width counts."""
+
+    width: int
+    height: int | None = None
+
+    def scale(self, width: int, height: int) -> float:
+        """How much a ``width`` by ``height`` picture is shrunk (never enlarged)."""
+        fits = self.width / width
+        if self.height is not None:
+            fits = min(fits, self.height / height)
+        return min(1.0, fits)
+
+
+DESKTOP = DisplayBox(550, 350)
+PHONE = DisplayBox(360)
 
 _GAME_NAMES = {"classic": "Classic Rummy", "parlett": "Parlett Rummy", "500": "Rummy 500"}
 
@@ -45,8 +67,10 @@ def game_over_text(winners: Sequence[str], names: Mapping[str, str] | None) -> s
 
 
 def number(value: int) -> str:
-    """A whole number with a true minus sign, which reads better than a hyphen."""
-    return f"−{-value}" if value < 0 else str(value)
+    """A whole number with a true minus sign, which reads better than a hyphen, and commas
+    between thousands like the rest of the English text."""
+    text = f"{abs(value):,}"
+    return f"−{text}" if value < 0 else text
 
 
 def signed(value: int) -> str:

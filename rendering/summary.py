@@ -1,4 +1,9 @@
-"""The end-of-round picture: what each player was left holding and what the round scored."""
+"""The end-of-round picture: what each player was left holding and what the round scored.
+
+One row per player, landscape like every picture: the name column is as wide as the names
+need (so they are not cut while the cards have room), the cards left are fanned at the size
+the table uses, and a line under the title says why the round scored as it did.
+"""
 
 from __future__ import annotations
 
@@ -27,14 +32,17 @@ from rendering.style import (
     number,
     signed,
 )
-from rendering.text import display_name, line_height
+from rendering.text import display_name, line_height, text_width
 from rendering.theme import get_theme, player_colour
 
-MINI = CardSize(48, 67)
-NAME_WIDTH = 230
-CARDS_X = MARGIN + NAME_WIDTH + 16
+MINI = CardSize(62, 87)
+"""As large as the table's cards, so ranks read at the size Discord shows the picture."""
+MINI_CROWDED = CardSize(50, 70)
+"""From seven players on, so the picture stays no higher than it is wide."""
+CROWDED = 7
+NAME_MIN, NAME_MAX = 150, 360
 NUMBER_WIDTH = 86
-ROW_PAD = 10
+ROW_PAD = 8
 
 
 def render_round_summary(
@@ -54,8 +62,35 @@ def _reason(result: RoundResult, names: Mapping[str, str] | None) -> str:
     if result.reason is RoundEnd.WENT_OUT:
         return f"{who} went out"
     if result.reason is RoundEnd.ENDED:
-        return f"{who} ended the round"
+        return f"{who} ended the round on an empty stock"
     return "the round was blocked"
+
+
+def _why(view: GameView, result: RoundResult, names: Mapping[str, str] | None) -> str:
+    """How this round's points came about, in the words of the rules."""
+    scoring = view.ruleset.scoring
+    if scoring is Scoring.HAND:
+        return "Each player scores what they melded and laid off, minus what they still hold"
+    if scoring is Scoring.NEGATIVE:
+        return "Each player scores their own hand value as penalty points"
+    if result.reason is RoundEnd.WENT_OUT:
+        who = display_name(result.ender, names) if result.ender else "the winner"
+        return f"{who} scores the value of every other hand"
+    scorers = [v for v, p in zip(result.hand_values, result.points, strict=False) if p > 0]
+    low = min(scorers or result.hand_values or (0,))
+    return f"No one went out: the lowest hand ({number(low)}) takes the difference from each"
+
+
+def _tag(view: GameView, result: RoundResult, i: int, player: str, winners: set[str]) -> str:
+    """Why this player scored, beside their name."""
+    if player in winners:
+        return "★ winner"
+    if player == result.ender and result.reason is RoundEnd.WENT_OUT:
+        return "went out"
+    positive = view.ruleset.scoring is Scoring.POSITIVE
+    if positive and result.reason is not RoundEnd.WENT_OUT and result.points[i] > 0:
+        return "lowest hand"
+    return ""
 
 
 def layout_round_summary(
@@ -73,12 +108,31 @@ def layout_round_summary(
         layout.label("title", MARGIN, y, "No round has been scored yet", HEADING, chosen.text)
         layout.height = y + line_height(HEADING) + MARGIN
         return layout
+    winners = set(view.winners) if view.is_over and result == view.last_round else set()
+    title_right = WIDTH - MARGIN
+    if winners:  # beside the title rather than under the rows: the picture stays landscape
+        banner = layout.label(
+            "banner",
+            WIDTH - MARGIN,
+            y,
+            game_over_text(view.winners, names),
+            BODY_BOLD,
+            chosen.on_accent,
+            background=chosen.accent,
+            pad=PILL_PAD,
+            max_width=(WIDTH - 2 * MARGIN) * 11 // 20,
+            align="right",
+        )
+        title_right = banner.x0 - 16
     title = f"Round {result.round_no} · {_reason(result, names)}"
-    layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=WIDTH - 2 * MARGIN)
+    layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=title_right - MARGIN)
     y += line_height(TITLE) + 4
-    sub = f"{game_name(view.ruleset)} · target {view.target}"
-    layout.label("subtitle", MARGIN, y, sub, BODY, chosen.muted, max_width=WIDTH - 2 * MARGIN)
-    y += line_height(BODY) + 18
+    why = _why(view, result, names)
+    layout.label("why", MARGIN, y, why, BODY, chosen.text, max_width=WIDTH - 2 * MARGIN)
+    y += line_height(BODY) + 2
+    sub = f"{game_name(view.ruleset)} · target {number(view.target)}"
+    layout.label("subtitle", MARGIN, y, sub, SMALL, chosen.muted, max_width=WIDTH - 2 * MARGIN)
+    y += line_height(SMALL) + 12
 
     columns = ["Hand"]
     if view.ruleset.scoring is Scoring.HAND:
@@ -88,16 +142,20 @@ def layout_round_summary(
         name: WIDTH - MARGIN - 12 - (len(columns) - 1 - i) * NUMBER_WIDTH
         for i, name in enumerate(columns)
     }
+    seated = view.seats[: len(result.totals)]
+    longest = max((text_width(display_name(s.player, names), BODY_BOLD) for s in seated), default=0)
+    name_width = min(NAME_MAX, max(NAME_MIN, longest + 32 + 8))
+    cards_x = MARGIN + name_width + 12
     head_y = y
     layout.label("head:player", MARGIN + 12, head_y, "Player", SMALL_BOLD, chosen.muted)
-    layout.label("head:cards", CARDS_X, head_y, "Cards left", SMALL_BOLD, chosen.muted)
+    layout.label("head:cards", cards_x, head_y, "Cards left", SMALL_BOLD, chosen.muted)
     for name, right in right_edges.items():
         layout.label(f"head:{name}", right, head_y, name, SMALL_BOLD, chosen.muted, align="right")
     y += line_height(SMALL_BOLD) + 6
-    cards_room = right_edges[columns[0]] - NUMBER_WIDTH + 20 - CARDS_X
+    cards_room = right_edges[columns[0]] - NUMBER_WIDTH + 20 - cards_x
 
-    row_h = MINI.height + 2 * ROW_PAD
-    winners = set(view.winners) if view.is_over and result == view.last_round else set()
+    mini = MINI if len(seated) < CROWDED else MINI_CROWDED
+    row_h = mini.height + 3 + 2 * ROW_PAD
     for i, seat in enumerate(view.seats):
         if i >= len(result.totals):
             break
@@ -105,13 +163,7 @@ def layout_round_summary(
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + row_h), fill, radius=RADIUS)
         mid = y + row_h // 2
         name = display_name(seat.player, names)
-        tag = (
-            "★ winner"
-            if seat.player in winners
-            else "went out"
-            if (seat.player == result.ender and result.reason is RoundEnd.WENT_OUT)
-            else ""
-        )
+        tag = _tag(view, result, i, seat.player, winners)
         name_mid = mid - 12 if tag else mid
         layout.dot(MARGIN + 19, name_mid, 12, player_colour(chosen, seat.seat))
         layout.label(
@@ -121,19 +173,19 @@ def layout_round_summary(
             name,
             BODY_BOLD,
             chosen.text,
-            max_width=NAME_WIDTH - 32,
+            max_width=name_width - 32,
         )
         if tag:
             layout.label(f"tag:{i}", MARGIN + 32, mid + 2, tag, TAG, chosen.accent)
         hand = result.hands[i]
         if hand:
-            step = min(MINI.strip, max(8, (cards_room - MINI.width) // max(1, len(hand) - 1)))
-            arts = [CardArt.of(c, MINI, chosen.name, False) for c in sorted(hand)]
-            layout.fan(arts, CARDS_X, y + ROW_PAD, step)
+            step = min(mini.strip, max(8, (cards_room - mini.width) // max(1, len(hand) - 1)))
+            arts = [CardArt.of(c, mini, chosen.name, False) for c in sorted(hand)]
+            layout.fan(arts, cards_x, y + ROW_PAD, step)
         else:
             layout.label(
                 f"nocards:{i}",
-                CARDS_X,
+                cards_x,
                 mid - line_height(SMALL) // 2,
                 "no cards",
                 SMALL,
@@ -161,20 +213,5 @@ def layout_round_summary(
                 align="right",
             )
         y += row_h + 6
-    if winners:
-        y += 8
-        text = game_over_text(view.winners, names)
-        box = layout.label(
-            "banner",
-            MARGIN,
-            y,
-            text,
-            BODY_BOLD,
-            chosen.on_accent,
-            background=chosen.accent,
-            pad=PILL_PAD,
-            max_width=WIDTH - 2 * MARGIN,
-        )
-        y = box.y1 + 6
     layout.height = y - 6 + MARGIN
     return layout

@@ -1,22 +1,46 @@
-"""The bundled font, text measuring, and rendered text kept for reuse.
+"""The bundled fonts, text measuring, and rendered text kept for reuse.
 
-Only the DejaVu files in ``rendering/fonts`` are used, so pictures look the same on every
-machine whatever fonts it has installed. Drawing text holds the GIL and is the slowest part
-of composing, so each (text, font) is rasterised once into a mask and then pasted.
+Only the files in ``rendering/fonts`` are used, so pictures look the same on every machine
+whatever fonts it has installed. DejaVu Sans draws Latin, Greek, Cyrillic, Arabic, Hebrew
+and combining marks; characters it lacks fall back to a subset of WenQuanYi Micro Hei
+(common Chinese, Japanese and Korean) and then to a subset of Symbola (emoji and symbols,
+in one colour). A character none of them has is left out rather than drawn as an empty box,
+so a name keeps whatever part of it can be read.
+
+Text is split into runs of one font each and the runs are drawn side by side on one
+baseline. Pillow shapes with libraqm when it has it (Arabic letters join, right-to-left
+runs are ordered); without it, right-to-left runs are reversed here so they still read in
+the right order.
+
+Drawing text holds the GIL and is the slowest part of composing, so each (text, font) is
+rasterised once into a mask and then pasted.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import struct
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 ELLIPSIS = "…"
+
+FACES = (
+    ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+    ("WenQuanYiMicroHei-Common.ttf", "WenQuanYiMicroHei-Common.ttf"),
+    ("Symbola-Emoji.ttf", "Symbola-Emoji.ttf"),
+)
+"""(regular, bold) file of each font, in the order they are asked for a character."""
+
+_DROPPED = frozenset(range(0x1F3FB, 0x1F400)) | {0xFE0E, 0xFE0F, 0x200D}
+"""Skin tones, emoji/text variation selectors and the zero-width joiner: they change how a
+colour emoji looks, which a one-colour font cannot show."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,15 +49,158 @@ class FontSpec:
     bold: bool = False
 
 
-@lru_cache(maxsize=2)
-def _font_bytes(bold: bool) -> bytes:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+class _Engine:
+    """Which Pillow layout engine fonts are made with; tests switch it to the basic one to
+    check that text still reads without libraqm."""
+
+    layout: ImageFont.Layout = (
+        ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+    )
+
+
+ENGINE = _Engine()
+
+
+def use_layout(layout: ImageFont.Layout) -> None:
+    """Make fonts with ``layout`` from now on, forgetting every font and text made before."""
+    ENGINE.layout = layout
+    for cached in (_face, line_height, cap_height, text_width, text_mask, _runs):
+        cached.cache_clear()
+
+
+@lru_cache(maxsize=8)
+def _font_bytes(name: str) -> bytes:
     return resources.files("rendering").joinpath("fonts", name).read_bytes()
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=8)
+def _coverage(name: str) -> frozenset[int]:
+    """The code points a font file maps to a glyph, read from its 'cmap' table."""
+    return frozenset(_cmap(_font_bytes(name)))
+
+
+def _cmap(data: bytes) -> set[int]:
+    (tables,) = struct.unpack_from(">H", data, 4)
+    offset = None
+    for i in range(tables):
+        tag, _, start, _ = struct.unpack_from(">4sLLL", data, 12 + 16 * i)
+        if tag == b"cmap":
+            offset = start
+    if offset is None:
+        return set()
+    _, count = struct.unpack_from(">HH", data, offset)
+    found: set[int] = set()
+    for i in range(count):
+        platform, encoding, sub = struct.unpack_from(">HHL", data, offset + 4 + 8 * i)
+        if (platform, encoding) not in ((3, 1), (3, 10), (0, 3), (0, 4)):
+            continue
+        at = offset + sub
+        (form,) = struct.unpack_from(">H", data, at)
+        if form == 4:
+            found |= _format4(data, at)
+        elif form == 12:
+            found |= _format12(data, at)
+    return found
+
+
+def _format4(data: bytes, at: int) -> set[int]:
+    (segs2,) = struct.unpack_from(">H", data, at + 6)
+    segs = segs2 // 2
+    ends = struct.unpack_from(f">{segs}H", data, at + 14)
+    starts = struct.unpack_from(f">{segs}H", data, at + 16 + segs2)
+    deltas = struct.unpack_from(f">{segs}h", data, at + 16 + 2 * segs2)
+    range_at = at + 16 + 3 * segs2
+    ranges = struct.unpack_from(f">{segs}H", data, range_at)
+    found: set[int] = set()
+    for i in range(segs):
+        for code in range(starts[i], ends[i] + 1):
+            if code == 0xFFFF:
+                continue
+            if ranges[i] == 0:
+                glyph = (code + deltas[i]) & 0xFFFF
+            else:
+                where = range_at + 2 * i + ranges[i] + 2 * (code - starts[i])
+                (glyph,) = struct.unpack_from(">H", data, where)
+                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+            if glyph:
+                found.add(code)
+    return found
+
+
+def _format12(data: bytes, at: int) -> set[int]:
+    (groups,) = struct.unpack_from(">L", data, at + 12)
+    found: set[int] = set()
+    for i in range(groups):
+        first, last, glyph = struct.unpack_from(">LLL", data, at + 16 + 12 * i)
+        found.update(range(first + (1 if glyph == 0 else 0), last + 1))
+    return found
+
+
+@lru_cache(maxsize=256)
+def _face(face: int, spec: FontSpec) -> ImageFont.FreeTypeFont:
+    name = FACES[face][1 if spec.bold else 0]
+    return ImageFont.truetype(io.BytesIO(_font_bytes(name)), spec.size, layout_engine=ENGINE.layout)
+
+
 def font(spec: FontSpec) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(io.BytesIO(_font_bytes(spec.bold)), spec.size)
+    """The main font (DejaVu Sans) at ``spec``."""
+    return _face(0, spec)
+
+
+def face_of(char: str, bold: bool = False) -> int | None:
+    """The first font that has ``char``, or None when none has."""
+    code = ord(char)
+    for i, names in enumerate(FACES):
+        if code in _coverage(names[1 if bold else 0]):
+            return i
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _runs(text: str, bold: bool) -> tuple[tuple[str, int], ...]:
+    """``text`` as (piece, font) runs in drawing order, without what no font can draw.
+
+    A combining mark stays with its letter's font when that font has it, and is left out
+    otherwise: the letter alone still reads.
+    """
+    pieces: list[str] = []
+    faces: list[int] = []
+    for char in unicodedata.normalize("NFC", text):
+        if ord(char) in _DROPPED:
+            continue
+        if unicodedata.category(char).startswith("M"):
+            if faces and ord(char) in _coverage(FACES[faces[-1]][1 if bold else 0]):
+                pieces[-1] += char
+            continue
+        face = face_of(char, bold)
+        if face is None:
+            continue
+        if faces and faces[-1] == face:
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+            faces.append(face)
+    basic = ENGINE.layout == ImageFont.Layout.BASIC
+    return tuple((_visual(p) if basic else p, f) for p, f in zip(pieces, faces, strict=True))
+
+
+def runs(text: str, spec: FontSpec) -> tuple[tuple[str, int], ...]:
+    """The (piece, font index) runs ``text`` is drawn as."""
+    return _runs(text, spec.bold)
+
+
+def _visual(piece: str) -> str:
+    """A right-to-left piece in the order it is seen, for a layout engine that does no bidi:
+    clusters (a letter and its marks) reversed, left-to-right stretches kept as they are."""
+    if not any(unicodedata.bidirectional(c) in ("R", "AL") for c in piece):
+        return piece
+    clusters: list[str] = []
+    for char in piece:
+        if unicodedata.category(char).startswith("M") and clusters:
+            clusters[-1] += char
+        else:
+            clusters.append(char)
+    return "".join(reversed(clusters))
 
 
 @lru_cache(maxsize=128)
@@ -42,9 +209,16 @@ def line_height(spec: FontSpec) -> int:
     return int(ascent + descent)
 
 
+@lru_cache(maxsize=128)
+def cap_height(spec: FontSpec) -> int:
+    """How tall a digit's ink is: the height people read numbers and ranks at."""
+    top, bottom = font(spec).getbbox("0", anchor="ls")[1::2]
+    return int(bottom - top)
+
+
 @lru_cache(maxsize=8192)
 def text_width(text: str, spec: FontSpec) -> int:
-    return math.ceil(font(spec).getlength(text))
+    return math.ceil(sum(_face(face, spec).getlength(piece) for piece, face in runs(text, spec)))
 
 
 def fit(text: str, spec: FontSpec, max_width: int) -> str:
@@ -67,12 +241,21 @@ def fit(text: str, spec: FontSpec, max_width: int) -> str:
 def text_mask(text: str, spec: FontSpec) -> Image.Image:
     """The text as an 8-bit coverage mask whose box is its width by the line height."""
     mask = Image.new("L", (max(1, text_width(text, spec)), line_height(spec)), 0)
-    ImageDraw.Draw(mask).text((0, 0), text, fill=255, font=font(spec), anchor="la")
+    draw = ImageDraw.Draw(mask)
+    baseline = font(spec).getmetrics()[0]
+    x = 0.0
+    for piece, face in runs(text, spec):
+        chosen = _face(face, spec)
+        draw.text((x, baseline), piece, fill=255, font=chosen, anchor="ls")
+        x += chosen.getlength(piece)
     return mask
 
 
 def display_name(player: str, names: Mapping[str, str] | None) -> str:
-    """The name people know a player by; the id itself when none is given."""
+    """The name people know a player by; the id itself when none is given or nothing of
+    the name can be drawn."""
     name = names.get(player, "") if names else ""
     name = "".join(ch if ch.isprintable() else " " for ch in name).strip()
-    return name or player
+    if not any(face_of(ch) is not None and not ch.isspace() for ch in name):
+        return player
+    return name

@@ -27,9 +27,14 @@ class Theme:
     text: RGB
     muted: RGB
     accent: RGB
-    """Whose turn it is, winners, the target line."""
+    """Whose turn it is, winners: text and pills."""
     on_accent: RGB
     """Text on an accent-coloured pill."""
+    badge: RGB
+    """Meld numbers sit on it, over the cards: dark on both themes so the eye finds them."""
+    on_badge: RGB
+    target: RGB
+    """The score chart's target line and label, a colour no player has."""
     shadow: RGB
     slot: RGB
     """The outline of an empty pile."""
@@ -56,6 +61,9 @@ class Theme:
             self.muted,
             self.accent,
             self.on_accent,
+            self.badge,
+            self.on_badge,
+            self.target,
             self.shadow,
             self.slot,
             self.card_face,
@@ -75,7 +83,9 @@ INK_RED: RGB = (200, 28, 44)
 INK_GREEN: RGB = (16, 124, 56)
 INK_BLUE: RGB = (20, 84, 196)
 INK_JOKER: RGB = (112, 48, 160)
-INKS: tuple[RGB, ...] = (INK_BLACK, INK_RED, INK_GREEN, INK_BLUE, INK_JOKER)
+ON_JOKER: RGB = (252, 252, 252)
+"""The star, "JK" and "JOKER" on the purple face of a joker."""
+INKS: tuple[RGB, ...] = (INK_BLACK, INK_RED, INK_GREEN, INK_BLUE, INK_JOKER, ON_JOKER)
 MEDALS: tuple[RGB, ...] = ((252, 200, 60), (196, 204, 212), (212, 140, 84))
 """Gold, silver and bronze discs behind the first three places in the standings."""
 
@@ -120,14 +130,17 @@ DARK = Theme(
     panel_alt=(32, 88, 64),
     current=(36, 100, 72),
     text=(244, 244, 236),
-    muted=(168, 200, 180),
+    muted=(192, 220, 204),
     accent=(252, 200, 60),
     on_accent=(36, 28, 8),
+    badge=(20, 24, 28),
+    on_badge=(252, 252, 248),
+    target=(236, 236, 236),
     shadow=(12, 40, 28),
     slot=(96, 148, 120),
     card_face=(252, 252, 248),
     card_edge=(148, 152, 148),
-    joker_face=(248, 240, 252),
+    joker_face=INK_JOKER,
     back=(140, 32, 48),
     back_pattern=(200, 84, 96),
     mark_new=(64, 176, 252),
@@ -143,19 +156,22 @@ LIGHT = Theme(
     panel_alt=(244, 248, 244),
     current=(252, 244, 224),
     text=(24, 36, 32),
-    muted=(88, 108, 100),
-    accent=(212, 140, 0),
+    muted=(72, 92, 84),
+    accent=(136, 76, 0),
     on_accent=(252, 252, 248),
+    badge=(20, 24, 28),
+    on_badge=(252, 252, 248),
+    target=(40, 48, 44),
     shadow=(188, 200, 192),
     slot=(148, 168, 156),
     card_face=(252, 252, 252),
     card_edge=(120, 128, 124),
-    joker_face=(248, 240, 252),
+    joker_face=INK_JOKER,
     back=(32, 72, 152),
     back_pattern=(92, 136, 212),
-    mark_new=(0, 120, 220),
-    mark_keep=(216, 32, 32),
-    mark_use=(224, 112, 0),
+    mark_new=(0, 100, 192),
+    mark_keep=(196, 28, 28),
+    mark_use=(172, 72, 0),
     players=_PLAYERS_LIGHT,
 )
 
@@ -167,6 +183,23 @@ def get_theme(name: str) -> Theme:
         return THEMES[name]
     except KeyError:
         raise ValueError(f"unknown theme '{name}': choose {', '.join(THEMES)}") from None
+
+
+def luminance(colour: RGB) -> float:
+    """Relative luminance as WCAG defines it, 0 for black to 1 for white."""
+
+    def channel(value: int) -> float:
+        v = value / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = colour
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """The WCAG contrast ratio of two colours, 1 to 21; text needs at least 4.5."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 def player_colour(theme: Theme, seat: int) -> RGB:

@@ -17,6 +17,7 @@ from bot.rummy.actions import (
     action_from_json,
     action_to_json,
     parse_action,
+    parse_group,
 )
 from bot.rummy.cards import Card, Suit, full_pack, parse_cards
 from bot.rummy.errors import (
@@ -27,11 +28,13 @@ from bot.rummy.errors import (
     PlayerError,
     RulesError,
     RummyError,
+    SnapshotError,
 )
 from bot.rummy.game import Game
 from bot.rummy.melds import MeldKind, PlacedCard, Reading, Slot, TableMeld, layoff_readings
 from bot.rummy.melds import readings as readings
 from bot.rummy.rules import PRESETS, Ruleset, Scoring, StockOut, preset, preset_names
+from bot.rummy.state import GameState
 from bot.rummy.views import GameView, Phase, RoundEnd, RoundResult, SeatView
 
 
@@ -49,6 +52,7 @@ __all__ = [
     "DrawStock",
     "EndRound",
     "Game",
+    "GameState",
     "GameView",
     "IllegalAction",
     "InvariantError",
@@ -68,6 +72,7 @@ __all__ = [
     "Scoring",
     "SeatView",
     "Slot",
+    "SnapshotError",
     "StockOut",
     "Suit",
     "SwapJoker",
@@ -80,6 +85,7 @@ __all__ = [
     "layoff_readings",
     "parse_action",
     "parse_cards",
+    "parse_group",
     "preset",
     "preset_names",
     "readings",

@@ -6,12 +6,25 @@ Action values feed buttons, autocomplete, computer players and the log alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rummy.cards import Card, Suit, as_cards, parse_cards
-from bot.rummy.errors import PlayerError
+from bot.rummy.cards import (
+    ACE,
+    HIGH_ACE,
+    Card,
+    CardsLike,
+    Suit,
+    as_cards,
+    card_from_code,
+    clean,
+    parse_cards,
+    rank_of,
+    shown,
+)
+from bot.rummy.errors import CardParseError, PlayerError, SnapshotError
 from bot.rummy.melds import MeldKind, Reading, Slot
 
 
@@ -45,7 +58,7 @@ class EndRound:
         return "end"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Meld:
     """Put a new meld on the table.
 
@@ -56,14 +69,15 @@ class Meld:
     cards: tuple[Card, ...]
     reading: Reading | int | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", as_cards(self.cards))
+    def __init__(self, cards: CardsLike, reading: Reading | int | None = None) -> None:
+        object.__setattr__(self, "cards", as_cards(cards))
+        object.__setattr__(self, "reading", reading)
 
     def __str__(self) -> str:
         return "meld " + _with_reading(self.cards, self.reading)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class LayOff:
     """Add cards to meld number ``meld_id`` on the table."""
 
@@ -71,8 +85,12 @@ class LayOff:
     meld_id: int
     reading: Reading | int | None = None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", as_cards(self.cards))
+    def __init__(
+        self, cards: CardsLike, meld_id: int, reading: Reading | int | None = None
+    ) -> None:
+        object.__setattr__(self, "cards", as_cards(cards))
+        object.__setattr__(self, "meld_id", meld_id)
+        object.__setattr__(self, "reading", reading)
 
     def __str__(self) -> str:
         return f"layoff {self.meld_id} " + _with_reading(self.cards, self.reading)
@@ -114,10 +132,16 @@ DRAW_ACTIONS = (DrawStock, TakeDiscard, EndRound)
 PLAY_ACTIONS = (Meld, LayOff, SwapJoker)
 
 
-def _with_reading(cards: Iterable[Card], reading: Reading | int | None) -> str:
+def _with_reading(cards: tuple[Card, ...], reading: Reading | int | None) -> str:
+    """The cards in the order of their reading, each joker with what it stands for and a
+    high ace marked (``5♥ JK=6♥ 7♥``, ``Q♠ K♠ A♠(high)``); a reading of a whole meld
+    shows only the cards laid off."""
     if not isinstance(reading, Reading):
         return " ".join(str(c) for c in cards)
-    return str(reading)
+    slots = reading.slots
+    if len(slots) > len(cards):
+        slots = tuple(s for s in slots if s.card in cards)
+    return " ".join(str(s) for s in slots)
 
 
 # --- JSON ------------------------------------------------------------------------------
@@ -133,11 +157,22 @@ def reading_to_json(reading: Reading) -> dict[str, Any]:
 
 
 def reading_from_json(data: dict[str, Any]) -> Reading:
-    slots = tuple(
-        Slot(Card.parse(code), int(rank), None if suit is None else _SUIT_BY_LETTER[suit])
-        for code, rank, suit in data["slots"]
-    )
-    return Reading(MeldKind(data["kind"]), slots)
+    """The reading saved by :func:`reading_to_json`; :class:`SnapshotError` if damaged."""
+    if not isinstance(data, dict) or not isinstance(data.get("slots"), list):
+        raise SnapshotError("a saved reading is damaged")
+    try:
+        kind = MeldKind(str(data.get("kind")))
+    except ValueError:
+        raise SnapshotError("a saved reading has no kind") from None
+    slots: list[Slot] = []
+    for slot in data["slots"]:
+        if not isinstance(slot, list) or len(slot) != 3:
+            raise SnapshotError("a saved reading is damaged")
+        code, rank, suit = slot
+        if not _is_int(rank) or not (suit is None or suit in _SUIT_BY_LETTER):
+            raise SnapshotError("a saved reading is damaged")
+        slots.append(Slot(_card(code), rank, None if suit is None else _SUIT_BY_LETTER[suit]))
+    return Reading(kind, tuple(slots))
 
 
 _SUIT_BY_LETTER = {s.letter: s for s in Suit}
@@ -174,24 +209,52 @@ def _put_reading(data: dict[str, Any], reading: Reading | int | None) -> None:
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
-    kind = data["type"]
+    """The action saved by :func:`action_to_json`; :class:`SnapshotError` if damaged."""
+    if not isinstance(data, dict):
+        raise SnapshotError("a saved action is not an object")
+    kind = data.get("type")
     stored = data.get("reading")
-    reading = stored if isinstance(stored, int) or stored is None else reading_from_json(stored)
+    reading = stored if stored is None or _is_int(stored) else reading_from_json(stored)
     if kind == "draw":
         return DrawStock()
     if kind == "take":
-        return TakeDiscard(int(data.get("depth", 1)))
+        return TakeDiscard(_int(data.get("depth", 1)))
     if kind == "end":
         return EndRound()
     if kind == "meld":
-        return Meld(tuple(Card.parse(c) for c in data["cards"]), reading)
+        return Meld(_cards(data.get("cards")), reading)
     if kind == "layoff":
-        return LayOff(tuple(Card.parse(c) for c in data["cards"]), int(data["meld"]), reading)
+        return LayOff(_cards(data.get("cards")), _int(data.get("meld")), reading)
     if kind == "swap":
-        return SwapJoker(int(data["meld"]), Card.parse(data["card"]))
+        return SwapJoker(_int(data.get("meld")), _card(data.get("card")))
     if kind == "discard":
-        return Discard(Card.parse(data["card"]))
-    raise ValueError(f"unknown action type {kind!r}")
+        return Discard(_card(data.get("card")))
+    raise SnapshotError(f"unknown action type {str(kind)[:20]!r}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SnapshotError("a saved action has a number that is not a whole number")
+    return value
+
+
+def _card(code: object) -> Card:
+    if not isinstance(code, str):
+        raise SnapshotError("a saved action names a card that is not text")
+    try:
+        return card_from_code(code)
+    except PlayerError:
+        raise SnapshotError(f"a saved action names no card: {code[:20]!r}") from None
+
+
+def _cards(codes: object) -> tuple[Card, ...]:
+    if not isinstance(codes, list):
+        raise SnapshotError("a saved action's cards are not a list")
+    return tuple(_card(code) for code in codes)
 
 
 # --- text that people (and replay files) write -----------------------------------------
@@ -199,12 +262,15 @@ def action_from_json(data: dict[str, Any]) -> Action:
 
 def parse_action(text: str) -> Action:
     """Parse the text form: ``draw``, ``take [N]``, ``end``, ``meld CARDS``,
-    ``layoff N CARDS``, ``swap N CARD``, ``discard CARD``.
+    ``layoff N CARDS``, ``swap N CARD``, ``discard CARD``. Cards of a meld or lay-off may
+    say what each joker stands for and mark a high ace, as the table shows them
+    (``meld 5h JK=6h 7h``, ``layoff 2 Q♠ K♠ A♠(high)``); that chooses the reading.
+    Anything else raises a :class:`PlayerError` that repeats at most 20 characters of it.
 
     >>> parse_action("layoff 2 10h")
     LayOff(cards=(Card(rank=10, suit=<Suit.HEARTS: 2>, copy=0),), meld_id=2, reading=None)
     """
-    words = text.strip().split(maxsplit=1)
+    words = clean(text).split(maxsplit=1)
     if not words:
         raise PlayerError("say what to do: draw, take, end, meld, layoff, swap or discard")
     verb, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
@@ -215,20 +281,79 @@ def parse_action(text: str) -> Action:
     if verb in ("end", "end_round"):
         return EndRound()
     if verb == "meld":
-        return Meld(tuple(parse_cards(rest)))
+        return Meld(*parse_group(rest))
     if verb in ("layoff", "lay", "swap"):
-        number, _, cards = rest.partition(" ")
+        number, cards = [*rest.split(maxsplit=1), "", ""][:2]
         meld_id = _number(number, "the meld's number")
         if verb == "swap":
             return SwapJoker(meld_id, Card.parse(cards))
-        return LayOff(tuple(parse_cards(cards)), meld_id)
+        group, reading = parse_group(cards)
+        return LayOff(group, meld_id, reading)
     if verb == "discard":
         return Discard(Card.parse(rest))
-    raise PlayerError(f"unknown move '{words[0]}'")
+    raise PlayerError(f"unknown move '{shown(words[0])}'")
 
 
 def _number(text: str, what: str) -> int:
+    digits = text.strip().lstrip("#")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
+        raise PlayerError(f"expected {what}, got '{shown(text)}'")
+    return int(digits)
+
+
+_ANNOTATED = re.compile(r"(?P<card>[^=()]+?)(?:=(?P<stands>[^=()]+?))?(?P<high>\(high\))?", re.I)
+READING_HINT = "say what a joker stands for like JK=7♥ (JK=7 in a set), a high ace like A♠(high)"
+
+
+def parse_group(text: str) -> tuple[tuple[Card, ...], Reading | None]:
+    """The cards of a meld or lay-off and, when the text says what its jokers stand for or
+    marks a high ace, the reading it names (of these cards alone).
+
+    >>> cards, reading = parse_group("5h JK=6h 7h")
+    >>> str(reading), reading.kind.value
+    ('5♥ JK=6♥ 7♥', 'run')
+    """
+    text = clean(text)
+    if "=" not in text and "(" not in text:
+        return tuple(parse_cards(text)), None
+    slots: list[Slot] = []
+    for token in (t for t in re.split(r"[\s,;]+", text) if t):
+        m = _ANNOTATED.fullmatch(token)
+        if m is None:
+            raise CardParseError(shown(token), f"I don't understand '{shown(token)}'")
+        card = Card.parse(m["card"])
+        if m["stands"] is not None:
+            if not card.is_joker:
+                raise CardParseError(
+                    shown(token), f"only a joker stands for another card: {READING_HINT}"
+                )
+            rank, suit = _stands_for(m["stands"], token)
+            slots.append(Slot(card, HIGH_ACE if m["high"] and rank == ACE else rank, suit))
+        elif m["high"]:
+            if card.rank != ACE:
+                raise CardParseError(shown(token), f"only an ace can be high: {READING_HINT}")
+            slots.append(Slot(card, HIGH_ACE, card.suit))
+        elif card.is_joker:
+            raise CardParseError(shown(token), f"say what each joker stands for: {READING_HINT}")
+        else:
+            slots.append(Slot(card, card.rank, card.suit))
+    return tuple(s.card for s in slots), Reading(reading_kind(slots), tuple(slots))
+
+
+def reading_kind(slots: Sequence[Slot]) -> MeldKind:
+    """The kind of meld a group of slots reads as: one rank is a set, else a run."""
+    return MeldKind.SET if len({s.rank for s in slots}) == 1 else MeldKind.RUN
+
+
+def _stands_for(text: str, token: str) -> tuple[int, Suit | None]:
+    """``7♥`` → (7, ♥); ``7`` → (7, None): what a joker stands for."""
+    rank = rank_of(text)
+    if rank is not None:
+        return rank, None
     try:
-        return int(text.strip().lstrip("#"))
-    except ValueError:
-        raise PlayerError(f"expected {what}, got '{text}'") from None
+        card = Card.parse(text)
+    except CardParseError:
+        card = None
+    if card is None or card.is_joker or card.copy:
+        raise CardParseError(shown(token), f"'{shown(token)}': {READING_HINT}") from None
+    return card.rank, card.suit

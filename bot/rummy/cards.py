@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cache
 
 from bot.rummy.errors import CardParseError
 
@@ -78,7 +79,7 @@ class Card:
         """Parse exactly one card (see :func:`parse_cards` for the accepted text)."""
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise CardParseError(text, f"expected one card, got {len(cards)}")
+            raise CardParseError(shown(text), f"name one card, not {len(cards)}")
         return cards[0]
 
     @property
@@ -153,22 +154,43 @@ _SUITS = {
 _RANK_RE = r"(10|[2-9]|1|[atjqk])"
 _SUIT_RE = r"([cdhs♣♦♥♠♧♢♡♤])"
 _COPY_RE = r"(?:#(\d+))?"
-_CARD = re.compile(rf"{_RANK_RE}{_SUIT_RE}{_COPY_RE}", re.IGNORECASE)
-_SUIT_FIRST = re.compile(rf"{_SUIT_RE}{_RANK_RE}{_COPY_RE}", re.IGNORECASE)
-_JOKER = re.compile(r"(?:jk|joker|\*|🃏)(?:#(\d+))?", re.IGNORECASE)
-_BARE_RANK = re.compile(_RANK_RE, re.IGNORECASE)
-_BARE_SUIT = re.compile(rf"{_SUIT_RE}{_COPY_RE}", re.IGNORECASE)
+# ASCII: no Unicode case folding (the long s "ſ" would match "s") and no non-ASCII digits.
+_FLAGS = re.IGNORECASE | re.ASCII
+_CARD = re.compile(rf"{_RANK_RE}{_SUIT_RE}{_COPY_RE}", _FLAGS)
+_SUIT_FIRST = re.compile(rf"{_SUIT_RE}{_RANK_RE}{_COPY_RE}", _FLAGS)
+_JOKER = re.compile(r"(?:jk|joker|\*|🃏)(?:#(\d+))?", _FLAGS)
+_BARE_RANK = re.compile(_RANK_RE, _FLAGS)
+_BARE_SUIT = re.compile(rf"{_SUIT_RE}{_COPY_RE}", _FLAGS)
 _SEPARATORS = re.compile(r"[\s,;]+")
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\ufe0f\u00ad"))
+"""Characters phones and copy-paste slip into text, which nobody means as part of a card."""
 HINT = "write cards like 10h, Qs, A♠, 7 D or JK"
+SHOWN = 20
+"""How much of a token a refusal repeats: a reply must stay short, whatever was typed."""
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to ``limit`` characters (with an ellipsis), for repeating it to people."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def clean(text: str) -> str:
+    """``text`` without invisible characters."""
+    return text.translate(_INVISIBLE)
+
+
+def rank_of(text: str) -> int | None:
+    """The rank a person means by ``text`` (``A``, ``1``, ``2``..``10``, ``T``, ``J``,
+    ``Q``, ``K``, any case), or None."""
+    return _RANKS.get(text.lower()) if text.isascii() else None
 
 
 def _copy(number: str | None, token: str) -> int:
     if number is None:
         return 0
-    value = int(number)
-    if value < 1:
-        raise CardParseError(token, f"'{token}': copy numbers start at 1")
-    return value - 1
+    if len(number) > 2 or int(number) < 1:
+        raise CardParseError(shown(token), f"'{shown(token)}' names no copy of a card")
+    return int(number) - 1
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -178,12 +200,12 @@ def parse_cards(text: str) -> list[Card]:
     case-insensitive; ``JK``, ``joker`` or ``*`` for a joker; a rank and its suit may be
     separated by a space (``7 D``). Cards are separated by spaces or commas. A ``#N`` suffix
     names a physical copy (``10h#2`` is the second deck's ten of hearts); without it the first.
+    Anything else raises :class:`CardParseError`, which repeats at most 20 characters of it.
 
     >>> [str(c) for c in parse_cards("10h, qs a♠ 7 D jk")]
     ['10♥', 'Q♠', 'A♠', '7♦', 'JK']
     """
-    cleaned = text.replace("\ufe0f", "")
-    tokens = [t for t in _SEPARATORS.split(cleaned) if t]
+    tokens = [t for t in _SEPARATORS.split(clean(text)) if t]
     cards: list[Card] = []
     i = 0
     while i < len(tokens):
@@ -203,12 +225,29 @@ def parse_cards(text: str) -> list[Card]:
             cards.append(Card(_RANKS[token.lower()], _SUITS[s[1].lower()], _copy(s[2], pair)))
             i += 1
         else:
-            raise CardParseError(token, f"I don't understand '{token}': {HINT}")
+            raise CardParseError(shown(token), f"I don't understand '{shown(token)}': {HINT}")
         i += 1
     return cards
 
 
-def as_cards(cards: str | Card | Iterable[Card]) -> tuple[Card, ...]:
+CardsLike = str | Card | Iterable[Card]
+"""What action constructors accept for their cards: text, one card, or any iterable."""
+
+
+@cache
+def cards_by_code() -> dict[str, Card]:
+    """Every card of two packs with jokers by its :attr:`Card.code`; do not change it."""
+    return {c.code: c for c in full_pack(2, 2)}
+
+
+def card_from_code(code: str) -> Card:
+    """The card of a :attr:`Card.code` (as saved games and logs store them), fast for the
+    codes of two packs with jokers; any other text goes through :func:`Card.parse`."""
+    card = cards_by_code().get(code)
+    return card if card is not None else Card.parse(code)
+
+
+def as_cards(cards: CardsLike) -> tuple[Card, ...]:
     """Accept text, one card, or an iterable of cards; used by action constructors."""
     if isinstance(cards, str):
         return tuple(parse_cards(cards))

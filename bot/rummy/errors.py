@@ -42,5 +42,10 @@ class NotYourTurn(IllegalAction):
         self.current = current
 
 
+class SnapshotError(RummyError):
+    """Saved game data that cannot be loaded: damaged, from another program, or from a
+    version this one does not read. Neither a player's mistake nor a bug in the engine."""
+
+
 class InvariantError(RummyError):
     """A broken engine invariant: a bug, not a player's mistake."""

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice, product
+from typing import Any, TypeVar
 
 from bot.rummy.actions import (
     Action,
@@ -36,54 +38,37 @@ from bot.rummy.legal import (
 from bot.rummy.melds import (
     PlacedCard,
     Reading,
+    Slot,
     TableMeld,
-    canonical,
     layoff_readings,
     readings,
+    slot_shape,
     swap_position,
 )
 from bot.rummy.rules import MAX_TURNOVERS, MAX_TURNS_PER_ROUND, Ruleset, StockOut
 from bot.rummy.scoring import game_winners, hand_value, placed_values, round_points
+from bot.rummy.serialize import dumps, state_from_data, state_to_dict
+from bot.rummy.state import GameState
 from bot.rummy.views import GameView, Phase, RoundEnd, RoundResult, SeatView
+
+MAX_COPY_CHOICES = 256
+"""How many ways to match named cards to twins in hand are tried before giving up."""
+
+CheckedT = TypeVar("CheckedT", Meld, LayOff, SwapJoker, Discard)
+
+
+class _RefusedForAnyCopy(IllegalAction):
+    """A refusal that another choice of twins cannot change (the faces are no meld)."""
 
 
 class Game:
     """A game of Rummy from the deal to the final scores. Create it with :meth:`new`."""
 
-    def __init__(
-        self,
-        ruleset: Ruleset,
-        players: Sequence[str],
-        seed: int,
-        deck: tuple[Card, ...] | None,
-    ) -> None:
-        self.ruleset = ruleset
-        self.players: tuple[str, ...] = tuple(players)
-        self.seed = seed
-        self.deck = deck
-        n = len(self.players)
-        self.round_no = 1
-        self.dealer = n - 1
-        self.current = 0
-        self.phase = Phase.DRAW
-        self.turn = 0
-        self.turns_completed = 0
-        self.turnovers = 0
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.stock: list[Card] = []  # the top card is the last one
-        self.discard: list[Card] = []  # the top card is the last one
-        self.melds: list[TableMeld] = []
-        self.next_meld_id = 1
-        self.scores = [0] * n
-        self.has_melded = [False] * n
-        self.no_discard: Card | None = None
-        self.must_use: Card | None = None
-        self.drawn: tuple[Card, ...] = ()
-        self.layoff_cards = 0
-        self.rounds: list[RoundResult] = []
-        self.winner_seats: tuple[int, ...] = ()
-        self.log: list[Action] = []
-        self.log_json: list[dict[str, Any]] = []
+    def __init__(self, state: GameState, log_json: list[dict[str, Any]] | None = None) -> None:
+        self.state = state
+        self.log_json: list[dict[str, Any]] = (
+            log_json if log_json is not None else [action_to_json(a) for a in state.log]
+        )
         """The log in its JSON form, kept beside it so saving never re-encodes old actions."""
 
     # --- creation ------------------------------------------------------------------------
@@ -110,7 +95,17 @@ class Game:
         if seed is None:
             seed = secrets.randbits(63)
         rigged = _rig(ruleset, len(names), deck) if deck is not None else None
-        game = cls(ruleset, names, seed, rigged)
+        n = len(names)
+        state = GameState(
+            ruleset=ruleset,
+            players=names,
+            seed=seed,
+            deck=rigged,
+            dealer=n - 1,
+            scores=[0] * n,
+            has_melded=[False] * n,
+        )
+        game = cls(state, [])
         game._deal()
         return game
 
@@ -128,36 +123,87 @@ class Game:
             game.apply(action)
         return game
 
+    def copy(self) -> Game:
+        """An independent copy: callers apply to a copy and keep it only once committed."""
+        return Game(self.state.copy(), list(self.log_json))
+
+    # --- the state, read-only -------------------------------------------------------------
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.state.ruleset
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def round_no(self) -> int:
+        return self.state.round_no
+
+    @property
+    def turn(self) -> int:
+        """Turns started in the whole game (what :attr:`GameView.turn` shows)."""
+        return self.state.turn
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.state.scores)
+
+    @property
+    def rounds(self) -> tuple[RoundResult, ...]:
+        return tuple(self.state.rounds)
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        return tuple(self.state.log)
+
     # --- questions ------------------------------------------------------------------------
 
     @property
     def current_player(self) -> str | None:
-        return None if self.phase is Phase.GAME_OVER else self.players[self.current]
+        return (
+            None if self.state.phase is Phase.GAME_OVER else self.state.players[self.state.current]
+        )
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.state.phase is Phase.GAME_OVER
 
     @property
     def winners(self) -> tuple[str, ...]:
-        return tuple(self.players[i] for i in self.winner_seats)
+        return tuple(self.state.players[i] for i in self.state.winner_seats)
 
     def hand(self, player: str) -> tuple[Card, ...]:
-        return tuple(self.hands[self._seat(player)])
+        return tuple(self.state.hands[self._seat(player)])
 
     def meld(self, meld_id: int) -> TableMeld:
-        for meld in self.melds:
+        for meld in self.state.melds:
             if meld.id == meld_id:
                 return meld
         raise IllegalAction(f"There is no meld #{meld_id} on the table.")
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
-        """Every action the generator offers ``player`` now (empty when it's not their turn)."""
-        if self.phase is Phase.GAME_OVER:
+        """Every legal move of ``player`` now (empty when it's not their turn), once each.
+
+        Moves are listed as people type them: faces rather than copies (a two-deck twin is
+        offered once; :meth:`apply` picks the copy that makes it legal, :meth:`resolve`
+        tells which), and a reading only where the cards have more than one. So
+        ``parse_action(str(action)) == action`` for every listed action.
+        """
+        if self.state.phase is Phase.GAME_OVER:
             return []
-        if player is not None and player != self.players[self.current]:
+        if player is not None and player != self.state.players[self.state.current]:
             return []
-        if self.phase is Phase.DRAW:
+        if self.state.phase is Phase.DRAW:
             return self._draw_options()
         return list(play_options(self._context()))
 
@@ -169,6 +215,16 @@ class Game:
             return str(refusal)
         return None
 
+    def resolve(self, action: Action, player: str | None = None) -> Action:
+        """``action`` as :meth:`apply` would carry it out: the physical copies of the named
+        cards that make it legal (people type faces, and in a two-deck game either twin may
+        be the one the rules allow) and the chosen reading. Unchanged when the move is
+        refused, so that :meth:`apply` then gives the usual refusal."""
+        try:
+            return self._check(action, player)
+        except IllegalAction:
+            return action
+
     def can(self, action: Action, player: str | None = None) -> bool:
         return self.why_not(action, player) is None
 
@@ -178,19 +234,21 @@ class Game:
         """Check ``action`` and carry it out, or raise :class:`IllegalAction` changing nothing."""
         checked = self._check(action, player)
         self._do(checked)
-        self.log.append(checked)
+        self.state.log.append(checked)
         self.log_json.append(action_to_json(checked))
 
     # --- checks ---------------------------------------------------------------------------
 
     def _check(self, action: Action, player: str | None) -> Action:
         """The action as it will be applied (cards resolved to the physical ones held)."""
-        if self.phase is Phase.GAME_OVER:
+        if self.state.phase is Phase.GAME_OVER:
             raise IllegalAction("The game is over.")
-        if player is not None and player != self.players[self.current]:
-            if player not in self.players:
+        if player is not None and player != self.state.players[self.state.current]:
+            if player not in self.state.players:
                 raise NotYourTurn("You are not playing in this game.")
-            raise NotYourTurn("It is not your turn.", current=self.players[self.current])
+            raise NotYourTurn(
+                "It is not your turn.", current=self.state.players[self.state.current]
+            )
         match action:
             case DrawStock() | TakeDiscard() | EndRound():
                 self._require(Phase.DRAW, "You have already drawn this turn.")
@@ -208,38 +266,38 @@ class Game:
         raise IllegalAction(f"Unknown action: {action!r}")
 
     def _require(self, phase: Phase, message: str) -> None:
-        if self.phase is not phase:
+        if self.state.phase is not phase:
             raise IllegalAction(message)
 
     def _check_draw(self, action: DrawStock | TakeDiscard | EndRound) -> Action:
         match action:
             case DrawStock():
-                if not self.stock:
+                if not self.state.stock:
                     raise IllegalAction(
                         "The stock is empty: take the discard or end the round."
-                        if self.discard
+                        if self.state.discard
                         else "The stock is empty: end the round."
                     )
             case TakeDiscard(depth=depth):
                 self._check_take(depth)
             case EndRound():
-                if self.ruleset.stock_out is not StockOut.END_ROUND:
+                if self.state.ruleset.stock_out is not StockOut.END_ROUND:
                     raise IllegalAction("In this game the round does not end on an empty stock.")
-                if self.stock:
+                if self.state.stock:
                     raise IllegalAction("You may end the round only when the stock is empty.")
         return action
 
     def _check_take(self, depth: int) -> None:
-        if not self.discard:
+        if not self.state.discard:
             raise IllegalAction("The discard pile is empty.")
         if depth < 1:
             raise IllegalAction("Take at least one card.")
-        if depth > 1 and not self.ruleset.deep_discard:
+        if depth > 1 and not self.state.ruleset.deep_discard:
             raise IllegalAction("Only the top card of the discard pile may be taken.")
-        if depth > len(self.discard):
-            raise IllegalAction(f"The discard pile has only {len(self.discard)} cards.")
+        if depth > len(self.state.discard):
+            raise IllegalAction(f"The discard pile has only {len(self.state.discard)} cards.")
         if depth > 1:
-            taken = self.discard[-depth:]
+            taken = self.state.discard[-depth:]
             ctx = self._context(extra=taken, must_use=taken[0], no_discard=None)
             if not can_use(ctx, taken[0]):
                 raise IllegalAction(
@@ -248,122 +306,165 @@ class Game:
                 )
 
     def _check_meld(self, action: Meld) -> Meld:
-        cards, mapping = self._resolve(action.cards)
-        options = readings(cards, self.ruleset)
+        return self._first_fit(action.cards, lambda cards: self._check_meld_of(cards, action))
+
+    def _check_meld_of(self, cards: tuple[Card, ...], action: Meld) -> Meld:
+        options = readings(cards, self.state.ruleset)
         if not options:
-            raise IllegalAction(_why_no_meld(cards))
-        reading = _choose(options, action.reading, mapping, ())
+            raise _RefusedForAnyCopy(_why_no_meld(cards))
+        reading = _choose(options, action.reading, ())
         ctx = self._context()
         self._check_must_use(cards)
         self._check_dead_end(ctx, cards)
-        return Meld(cards, reading)
+        return Meld(reading.cards, reading)  # in the reading's order, as its text shows them
 
     def _check_layoff(self, action: LayOff) -> LayOff:
         meld = self.meld(action.meld_id)
-        cards, mapping = self._resolve(action.cards)
-        if not cards:
+        if not action.cards:
             raise IllegalAction("Name the cards to lay off.")
-        ctx = self._context()
-        refusal = layoff_refusal(ctx, len(cards))
+        refusal = layoff_refusal(self._context(), len(action.cards))
         if refusal:
             raise IllegalAction(refusal)
-        options = layoff_readings(meld, cards, self.ruleset)
+        return self._first_fit(
+            action.cards, lambda cards: self._check_layoff_of(cards, meld, action)
+        )
+
+    def _check_layoff_of(self, cards: tuple[Card, ...], meld: TableMeld, action: LayOff) -> LayOff:
+        options = layoff_readings(meld, cards, self.state.ruleset)
         if not options:
-            raise IllegalAction(f"{' '.join(map(str, cards))} cannot be laid off on meld {meld}.")
-        on_table = [p.card for p in meld.cards]
-        reading = _choose(options, action.reading, mapping, on_table)
+            shown = " ".join(c.face_text for c in cards)
+            raise _RefusedForAnyCopy(f"{shown} cannot be laid off on meld {meld}.")
+        reading = _choose(options, action.reading, meld.slots)
         self._check_must_use(cards)
-        self._check_dead_end(ctx, cards)
-        return LayOff(cards, meld.id, reading)
+        self._check_dead_end(self._context(), cards)
+        in_order = tuple(s.card for s in reading.slots if s.card in cards)
+        return LayOff(in_order, meld.id, reading)
 
     def _check_swap(self, action: SwapJoker) -> SwapJoker:
-        if not self.ruleset.joker_swap:
+        if not self.state.ruleset.joker_swap:
             raise IllegalAction("Jokers cannot be swapped out of melds in this game.")
-        if self.must_use is not None:
-            raise IllegalAction(f"First meld or lay off {self.must_use}, which you took.")
+        if self.state.must_use is not None:
+            raise IllegalAction(f"First meld or lay off {self.state.must_use}, which you took.")
         meld = self.meld(action.meld_id)
-        (card,), _ = self._resolve((action.card,))
         if not any(p.card.is_joker for p in meld.cards):
             raise IllegalAction(f"Meld #{meld.id} has no joker.")
-        if swap_position(meld, card) is None:
-            raise IllegalAction(f"{card} is not the card a joker in meld #{meld.id} stands for.")
-        if self.ruleset.limit_layoffs and self.layoff_cards >= 1:
+        if self.state.ruleset.limit_layoffs and self.state.layoff_cards >= 1:
             raise IllegalAction("You may lay off only one card per turn, and a swap counts.")
-        return SwapJoker(meld.id, card)
+
+        def check(cards: tuple[Card, ...]) -> SwapJoker:
+            (card,) = cards
+            if swap_position(meld, card) is None:
+                raise _RefusedForAnyCopy(
+                    f"{card.face_text} is not the card a joker in meld #{meld.id} stands for."
+                )
+            return SwapJoker(meld.id, card)
+
+        return self._first_fit((action.card,), check)
 
     def _check_discard(self, action: Discard) -> Discard:
-        if self.must_use is not None:
-            raise IllegalAction(f"First meld or lay off {self.must_use}, which you took.")
-        (card,), _ = self._resolve((action.card,), avoid=self.no_discard)
-        if card == self.no_discard:
-            raise IllegalAction(
-                f"You took {card} from the discard pile this turn; discard another card."
-            )
-        return Discard(card)
+        if self.state.must_use is not None:
+            raise IllegalAction(f"First meld or lay off {self.state.must_use}, which you took.")
+
+        def check(cards: tuple[Card, ...]) -> Discard:
+            (card,) = cards
+            if card == self.state.no_discard:
+                raise IllegalAction(
+                    f"You took {card.face_text} from the discard pile this turn;"
+                    " discard another card."
+                )
+            return Discard(card)
+
+        return self._first_fit((action.card,), check, play=False)
 
     def _check_must_use(self, cards: Sequence[Card]) -> None:
-        if self.must_use is not None and self.must_use not in cards:
-            raise IllegalAction(f"Your next play must use {self.must_use}, which you took.")
+        if self.state.must_use is not None and self.state.must_use not in cards:
+            raise IllegalAction(f"Your next play must use {self.state.must_use}, which you took.")
 
     def _check_dead_end(self, ctx: TurnContext, cards: Sequence[Card]) -> None:
         refusal = dead_end(ctx, cards)
         if refusal:
             raise IllegalAction(refusal)
 
-    def _resolve(
-        self, cards: Sequence[Card], avoid: Card | None = None
-    ) -> tuple[tuple[Card, ...], dict[Card, Card]]:
-        """Match named cards to the physical cards in hand: the very card if it is held,
-        else its twin from the other deck."""
-        available = list(self.hands[self.current])
-        resolved: list[Card] = []
-        mapping: dict[Card, Card] = {}
-        for card in cards:
-            if card in available:
-                pick = card
-            else:
-                twins = [c for c in available if c.face == card.face]
-                twins.sort(key=lambda c: c == avoid)
-                if not twins:
-                    held = "more than one" if card in resolved else ""
-                    raise IllegalAction(
-                        f"You don't hold {held + ' ' if held else ''}{card.face_text}."
-                    )
-                pick = twins[0]
-            available.remove(pick)
-            resolved.append(pick)
-            mapping[card] = pick
-        return tuple(resolved), mapping
+    def _first_fit(
+        self,
+        named: Sequence[Card],
+        check: Callable[[tuple[Card, ...]], CheckedT],
+        *,
+        play: bool = True,
+    ) -> CheckedT:
+        """The play checked with the first choice of physical copies that makes it legal:
+        people name faces (``10h``), and in a two-deck game either twin may be the one the
+        rules allow. Copies are tried in the order of :meth:`_copies`; the first refusal is
+        the one shown."""
+        first: IllegalAction | None = None
+        for cards in self._copies(named, play):
+            try:
+                return check(cards)
+            except _RefusedForAnyCopy as refusal:
+                raise IllegalAction(str(refusal)) from None
+            except IllegalAction as refusal:
+                first = first or refusal
+        if first is None:
+            raise InvariantError(f"no choice of copies was tried for {named}")
+        raise first
+
+    @staticmethod
+    def _candidates(hand: Sequence[Card], named: Card, taken: set[Card]) -> list[Card]:
+        twins = [c for c in hand if c.face == named.face]
+        return sorted(twins, key=lambda c: (c not in taken, c != named))
+
+    def _copies(self, named: Sequence[Card], play: bool) -> Iterator[tuple[Card, ...]]:
+        """Every way to match the named cards to distinct cards in hand with the same
+        faces (at most ``MAX_COPY_CHOICES``): the named copies first, except that a play
+        tries the card just taken first (playing it never hurts: its twin stays free to
+        be discarded, and a card that must be used is used)."""
+        hand = self.state.hands[self.state.current]
+        wanted = Counter(card.face for card in named)
+        for card in named:
+            held = sum(1 for c in hand if c.face == card.face)
+            if held < wanted[card.face]:
+                more = "" if held == 0 else f"{wanted[card.face]} × "
+                raise IllegalAction(f"You don't hold {more}{card.face_text}.")
+        taken = {c for c in (self.state.must_use, self.state.no_discard) if c is not None}
+        choices = [self._candidates(hand, n, taken if play else set()) for n in named]
+        seen: set[frozenset[Card]] = set()
+        for combo in islice(product(*choices), MAX_COPY_CHOICES):
+            key = frozenset(combo)
+            if len(key) == len(combo) and key not in seen:
+                seen.add(key)
+                yield combo
 
     # --- changes --------------------------------------------------------------------------
 
     def _do(self, action: Action) -> None:
-        seat = self.current
-        player = self.players[seat]
-        hand = self.hands[seat]
+        seat = self.state.current
+        player = self.state.players[seat]
+        hand = self.state.hands[seat]
         match action:
             case DrawStock():
-                card = self.stock.pop()
+                card = self.state.stock.pop()
                 hand.append(card)
                 self._drew((card,))
             case TakeDiscard(depth=depth):
-                taken = self.discard[-depth:]
-                del self.discard[-depth:]
+                taken = self.state.discard[-depth:]
+                del self.state.discard[-depth:]
                 hand.extend(taken)
                 self._drew(tuple(taken))
                 if depth == 1:
-                    self.no_discard = taken[0]
+                    self.state.no_discard = taken[0]
                 else:
-                    self.must_use = taken[0]
+                    self.state.must_use = taken[0]
             case EndRound():
                 self._end_round(RoundEnd.ENDED, seat)
             case Meld(cards=cards, reading=reading):
                 reading = _checked_reading(reading)
                 self._take_from_hand(cards)
                 placed = tuple(PlacedCard(s.card, s.rank, s.suit, player) for s in reading.slots)
-                self.melds.append(TableMeld(self.next_meld_id, player, reading.kind, placed))
-                self.next_meld_id += 1
-                self.has_melded[seat] = True
+                self.state.melds.append(
+                    TableMeld(self.state.next_meld_id, player, reading.kind, placed)
+                )
+                self.state.next_meld_id += 1
+                self.state.has_melded[seat] = True
                 self._after_play(cards)
             case LayOff(cards=cards, meld_id=meld_id, reading=reading):
                 reading = _checked_reading(reading)
@@ -375,7 +476,7 @@ class Game:
                     for s in reading.slots
                 )
                 self._replace_meld(TableMeld(meld.id, meld.owner, meld.kind, placed))
-                self.layoff_cards += len(cards)
+                self.state.layoff_cards += len(cards)
                 self._after_play(cards)
             case SwapJoker(meld_id=meld_id, card=card):
                 meld = self.meld(meld_id)
@@ -390,109 +491,109 @@ class Game:
                 self._replace_meld(swapped)
                 self._take_from_hand((card,))
                 hand.append(joker.card)
-                self.layoff_cards += 1
+                self.state.layoff_cards += 1
             case Discard(card=card):
                 self._take_from_hand((card,))
-                self.discard.append(card)
-                self.turns_completed += 1
+                self.state.discard.append(card)
+                self.state.turns_completed += 1
                 if not hand:
                     self._end_round(RoundEnd.WENT_OUT, seat)
-                elif self.turns_completed >= MAX_TURNS_PER_ROUND:
+                elif self.state.turns_completed >= MAX_TURNS_PER_ROUND:
                     self._end_round(RoundEnd.BLOCKED, None)
                 else:
-                    self.current = (seat + 1) % len(self.players)
+                    self.state.current = (seat + 1) % len(self.state.players)
                     self._start_turn()
 
     def _drew(self, cards: tuple[Card, ...]) -> None:
-        self.drawn = cards
-        self.phase = Phase.PLAY
+        self.state.drawn = cards
+        self.state.phase = Phase.PLAY
 
     def _take_from_hand(self, cards: Iterable[Card]) -> None:
-        hand = self.hands[self.current]
+        hand = self.state.hands[self.state.current]
         for card in cards:
             hand.remove(card)
 
     def _after_play(self, cards: Sequence[Card]) -> None:
-        if self.must_use in cards:
-            self.must_use = None
-        if not self.hands[self.current]:
-            self._end_round(RoundEnd.WENT_OUT, self.current)
+        if self.state.must_use in cards:
+            self.state.must_use = None
+        if not self.state.hands[self.state.current]:
+            self._end_round(RoundEnd.WENT_OUT, self.state.current)
 
     def _replace_meld(self, meld: TableMeld) -> None:
-        self.melds = [meld if m.id == meld.id else m for m in self.melds]
+        self.state.melds = [meld if m.id == meld.id else m for m in self.state.melds]
 
     # --- rounds ---------------------------------------------------------------------------
 
     def _deal(self) -> None:
-        n = len(self.players)
-        rng = random.Random(f"{self.seed}:{self.round_no}")
-        pack = full_pack(self.ruleset.decks_for(n), self.ruleset.jokers_per_deck)
-        if self.round_no == 1 and self.deck is not None:
-            rest = [c for c in pack if c not in set(self.deck)]
+        n = len(self.state.players)
+        rng = random.Random(f"{self.state.seed}:{self.state.round_no}")
+        pack = full_pack(self.state.ruleset.decks_for(n), self.state.ruleset.jokers_per_deck)
+        if self.state.round_no == 1 and self.state.deck is not None:
+            rest = [c for c in pack if c not in set(self.state.deck)]
             rng.shuffle(rest)
-            order = [*self.deck, *rest]
+            order = [*self.state.deck, *rest]
         else:
             rng.shuffle(pack)
             order = pack
-        size = self.ruleset.hand_size(n)
-        self.hands = [[] for _ in range(n)]
+        size = self.state.ruleset.hand_size(n)
+        self.state.hands = [[] for _ in range(n)]
         for k in range(size * n):
-            self.hands[(self.dealer + 1 + k) % n].append(order[k])
-        self.discard = [order[size * n]]
-        self.stock = order[size * n + 1 :][::-1]
-        self.melds = []
-        self.next_meld_id = 1
-        self.has_melded = [False] * n
-        self.turns_completed = 0
-        self.turnovers = 0
-        self.current = (self.dealer + 1) % n
+            self.state.hands[(self.state.dealer + 1 + k) % n].append(order[k])
+        self.state.discard = [order[size * n]]
+        self.state.stock = order[size * n + 1 :][::-1]
+        self.state.melds = []
+        self.state.next_meld_id = 1
+        self.state.has_melded = [False] * n
+        self.state.turns_completed = 0
+        self.state.turnovers = 0
+        self.state.current = (self.state.dealer + 1) % n
         self._start_turn()
 
     def _start_turn(self) -> None:
-        self.phase = Phase.DRAW
-        self.turn += 1
-        self.no_discard = None
-        self.must_use = None
-        self.drawn = ()
-        self.layoff_cards = 0
-        if self.stock or self.ruleset.stock_out is not StockOut.TURN_OVER:
+        self.state.phase = Phase.DRAW
+        self.state.turn += 1
+        self.state.no_discard = None
+        self.state.must_use = None
+        self.state.drawn = ()
+        self.state.layoff_cards = 0
+        if self.state.stock or self.state.ruleset.stock_out is not StockOut.TURN_OVER:
             return
-        if len(self.discard) < 2 or self.turnovers >= MAX_TURNOVERS:
+        if len(self.state.discard) < 2 or self.state.turnovers >= MAX_TURNOVERS:
             self._end_round(RoundEnd.BLOCKED, None)
             return
         # The pile is turned face down as it lies: its bottom card becomes the stock's top,
         # and that card is turned up to start the new discard pile.
-        self.stock = self.discard[::-1]
-        self.discard = [self.stock.pop()]
-        self.turnovers += 1
+        self.state.stock = self.state.discard[::-1]
+        self.state.discard = [self.state.stock.pop()]
+        self.state.turnovers += 1
 
     def _end_round(self, reason: RoundEnd, ender: int | None) -> None:
-        values = tuple(hand_value(h, self.ruleset) for h in self.hands)
-        placed = placed_values(self.players, self.melds, self.ruleset)
+        values = tuple(hand_value(h, self.state.ruleset) for h in self.state.hands)
+        placed = placed_values(self.state.players, self.state.melds, self.state.ruleset)
         went_out = ender if reason is RoundEnd.WENT_OUT else None
-        points = round_points(self.ruleset, values, placed, went_out)
-        self.scores = [s + p for s, p in zip(self.scores, points, strict=True)]
-        self.rounds.append(
+        points = round_points(self.state.ruleset, values, placed, went_out)
+        self.state.scores = [s + p for s, p in zip(self.state.scores, points, strict=True)]
+        self.state.rounds.append(
             RoundResult(
-                round_no=self.round_no,
+                round_no=self.state.round_no,
                 reason=reason,
-                ender=None if ender is None else self.players[ender],
-                hands=tuple(tuple(h) for h in self.hands),
+                ender=None if ender is None else self.state.players[ender],
+                hands=tuple(tuple(h) for h in self.state.hands),
                 hand_values=values,
                 placed_values=placed,
                 points=points,
-                totals=tuple(self.scores),
+                totals=tuple(self.state.scores),
             )
         )
-        self.winner_seats = game_winners(self.ruleset, self.scores)
-        if self.winner_seats:
-            self.phase = Phase.GAME_OVER
-            self.drawn = ()
-            self.no_discard = None
-            self.must_use = None
+        self.state.winner_seats = game_winners(self.state.ruleset, self.state.scores)
+        if self.state.winner_seats:
+            self.state.phase = Phase.GAME_OVER
+            self.state.drawn = ()
+            self.state.no_discard = None
+            self.state.must_use = None
             return
-        self.round_no += 1
-        self.dealer = (self.dealer + 1) % len(self.players)
+        self.state.round_no += 1
+        self.state.dealer = (self.state.dealer + 1) % len(self.state.players)
         self._deal()
 
     # --- what players see ----------------------------------------------------------------
@@ -503,72 +604,72 @@ class Game:
         must_use: Card | None = None,
         no_discard: Card | None = None,
     ) -> TurnContext:
-        seat = self.current
+        seat = self.state.current
         probing = bool(extra)
         return TurnContext(
-            ruleset=self.ruleset,
-            hand=(*self.hands[seat], *extra),
-            melds=tuple(self.melds),
-            has_melded=self.has_melded[seat],
-            layoff_cards=0 if probing else self.layoff_cards,
-            no_discard=no_discard if probing else self.no_discard,
-            must_use=must_use if probing else self.must_use,
+            ruleset=self.state.ruleset,
+            hand=(*self.state.hands[seat], *extra),
+            melds=tuple(self.state.melds),
+            has_melded=self.state.has_melded[seat],
+            layoff_cards=0 if probing else self.state.layoff_cards,
+            no_discard=no_discard if probing else self.state.no_discard,
+            must_use=must_use if probing else self.state.must_use,
         )
 
     def _draw_options(self) -> list[Action]:
         options: list[Action] = []
-        if self.stock:
+        if self.state.stock:
             options.append(DrawStock())
-        if self.discard:
+        if self.state.discard:
             options.append(TakeDiscard(1))
-        if self.ruleset.deep_discard:
-            for depth in range(2, len(self.discard) + 1):
-                taken = self.discard[-depth:]
+        if self.state.ruleset.deep_discard:
+            for depth in range(2, len(self.state.discard) + 1):
+                taken = self.state.discard[-depth:]
                 ctx = self._context(extra=taken, must_use=taken[0])
                 if can_use(ctx, taken[0]):
                     options.append(TakeDiscard(depth))
-        if not self.stock and self.ruleset.stock_out is StockOut.END_ROUND:
+        if not self.state.stock and self.state.ruleset.stock_out is StockOut.END_ROUND:
             options.append(EndRound())
         return options
 
     def view(self, player: str | None = None) -> GameView:
         """The game as ``player`` may see it; None for a spectator."""
-        seat = self.players.index(player) if player in self.players else None
-        over = self.phase is Phase.GAME_OVER
-        own_turn = seat is not None and seat == self.current and not over
-        visible = self.discard if self.ruleset.deep_discard else self.discard[-1:]
+        seat = self.state.players.index(player) if player in self.state.players else None
+        over = self.state.phase is Phase.GAME_OVER
+        own_turn = seat is not None and seat == self.state.current and not over
+        visible = self.state.discard if self.state.ruleset.deep_discard else self.state.discard[-1:]
         seats = tuple(
             SeatView(
                 player=p,
                 seat=i,
-                hand_size=len(self.hands[i]),
-                score=self.scores[i],
-                is_dealer=i == self.dealer,
-                is_current=i == self.current and not over,
-                has_melded=self.has_melded[i],
+                hand_size=len(self.state.hands[i]),
+                score=self.state.scores[i],
+                is_dealer=i == self.state.dealer,
+                is_current=i == self.state.current and not over,
+                has_melded=self.state.has_melded[i],
             )
-            for i, p in enumerate(self.players)
+            for i, p in enumerate(self.state.players)
         )
         return GameView(
             viewer=player if seat is not None else None,
-            ruleset=self.ruleset,
+            ruleset=self.state.ruleset,
             seats=seats,
-            phase=self.phase,
+            phase=self.state.phase,
             current=self.current_player,
-            dealer=self.players[self.dealer],
-            round_no=self.round_no,
-            turn=self.turn,
-            turn_in_round=self.turns_completed + (0 if over else 1),
-            hand=tuple(self.hands[seat]) if seat is not None else (),
-            drawn=self.drawn if own_turn else (),
-            must_use=self.must_use if own_turn else None,
-            no_discard=self.no_discard if own_turn else None,
-            melds=tuple(self.melds),
+            dealer=self.state.players[self.state.dealer],
+            round_no=self.state.round_no,
+            turn=self.state.turn,
+            turn_in_round=self.state.turns_completed + (0 if over else 1),
+            hand=tuple(self.state.hands[seat]) if seat is not None else (),
+            drawn=self.state.drawn if own_turn else (),
+            must_use=self.state.must_use if own_turn else None,
+            no_discard=self.state.no_discard if own_turn else None,
+            melds=tuple(self.state.melds),
             discard=tuple(visible),
-            discard_size=len(self.discard),
-            stock_size=len(self.stock),
-            target=self.ruleset.target,
-            rounds=tuple(self.rounds),
+            discard_size=len(self.state.discard),
+            stock_size=len(self.state.stock),
+            target=self.state.ruleset.target,
+            rounds=tuple(self.state.rounds),
             winners=self.winners,
         )
 
@@ -577,13 +678,9 @@ class Game:
     def to_dict(self, *, include_log: bool = True) -> dict[str, Any]:
         """The versioned JSON form as a dict. Without the log it is a snapshot: enough to
         go on playing, for storage that keeps the log apart."""
-        from bot.rummy.serialize import game_to_dict
-
-        return game_to_dict(self, include_log=include_log)
+        return state_to_dict(self.state, include_log=include_log, log_json=self.log_json)
 
     def to_json(self, *, include_log: bool = True) -> str:
-        from bot.rummy.serialize import dumps
-
         return dumps(self.to_dict(include_log=include_log))
 
     @classmethod
@@ -595,37 +692,37 @@ class Game:
         log_json: Sequence[dict[str, Any]] | None = None,
     ) -> Game:
         """Load a game saved by :meth:`to_json`. A snapshot saved without its log takes the
-        log from ``log`` (actions) or ``log_json`` (their JSON form, as stored)."""
-        from bot.rummy.serialize import game_from_data
+        log from ``log`` (actions) or ``log_json`` (their JSON form, as stored).
 
-        return game_from_data(data, log, log_json)
+        Damaged data of any kind raises :class:`SnapshotError`.
+        """
+        state, stored_log = state_from_data(data, log, log_json)
+        return cls(state, stored_log)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        return self.state == other.state
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self.ruleset.name} round {self.round_no} turn {self.turn}"
-            f" {self.phase.value} players={list(self.players)}>"
+            f"<Game {self.state.ruleset.name} round {self.state.round_no} turn {self.state.turn}"
+            f" {self.state.phase.value} players={list(self.state.players)}>"
         )
 
     def _seat(self, player: str) -> int:
         try:
-            return self.players.index(player)
+            return self.state.players.index(player)
         except ValueError:
             raise IllegalAction(f"{player} is not playing in this game.") from None
 
 
-def _choose(
-    options: list[Reading],
-    wanted: Reading | int | None,
-    mapping: dict[Card, Card],
-    on_table: Sequence[Card],
-) -> Reading:
+def _choose(options: list[Reading], wanted: Reading | int | None, table: Sequence[Slot]) -> Reading:
+    """The option ``wanted`` names: by number, or by a reading of the new cards alone or of
+    the whole meld, compared by what each card stands for (which twin or which physical
+    joker stands where does not matter)."""
     if wanted is None:
         return options[0]
     if isinstance(wanted, int):
@@ -634,13 +731,13 @@ def _choose(
         raise IllegalAction(
             f"There are {len(options)} ways to read those cards; choose 1 to {len(options)}."
         )
-    slots = tuple(type(s)(mapping.get(s.card, s.card), s.rank, s.suit) for s in wanted.slots)
-    wanted = canonical(Reading(wanted.kind, slots), on_table)
+    whole = len(wanted.slots) > len(options[0].slots) - len(table) and bool(table)
+    target = slot_shape(wanted.slots, table if whole else ())
     for option in options:
-        if canonical(option, on_table) == wanted:
+        if slot_shape(option.slots, table) == target:
             return option
     choices = "; ".join(str(o) for o in options)
-    raise IllegalAction(f"Those cards cannot be read that way. Choose one of: {choices}")
+    raise _RefusedForAnyCopy(f"Those cards cannot be read that way. Choose one of: {choices}")
 
 
 def _why_no_meld(cards: Sequence[Card]) -> str:

@@ -5,22 +5,36 @@ It works on a :class:`TurnContext` — a hand, the table and the few facts of th
 restrict play — rather than on the game, so the deep-take check can ask "could the player
 use this card if they took it?" without touching the game.
 
-What it generates: every draw, every discard, every swap, every meld whose gaps are filled
-by jokers only where the hand has no natural card, and lay-offs of one card onto a set or
-of a contiguous stretch of cards onto either end of a run. Twins (the same face from two
-decks) are offered once. Any other legal play is still accepted by ``Game.apply``.
+The generator only proposes groups of cards; whether a group is a meld, and every way to
+read it, is decided by :func:`bot.rummy.melds.readings` and
+:func:`bot.rummy.melds.layoff_readings`, the same functions ``Game.apply`` checks with. So
+the two cannot disagree about what a meld is. Proposals are cheap because they are made by
+suit and rank: a set is cards of one rank; a run is cards of one suit whose gaps jokers can
+fill, where a joker may also stand in for a card the player holds; a lay-off may add cards at
+both ends of a run at once.
+
+Plays are returned as people type them (see ``Game.legal_actions``): faces without copy
+numbers, so twins (the same face from two decks) are offered once, and a reading only where
+the cards have more than one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
-from typing import TypeVar
 
-from bot.rummy.actions import Discard, LayOff, Meld, SwapJoker
-from bot.rummy.cards import ACE, HIGH_ACE, KING, Card, Suit
-from bot.rummy.melds import MeldKind, TableMeld, run_reading, set_reading, swap_position
+from bot.rummy.actions import Discard, LayOff, Meld, SwapJoker, reading_kind
+from bot.rummy.cards import ACE, HIGH_ACE, Card, Suit
+from bot.rummy.melds import (
+    MeldKind,
+    Reading,
+    Slot,
+    TableMeld,
+    layoff_readings,
+    readings,
+    swap_position,
+)
 from bot.rummy.rules import Ruleset
 
 
@@ -64,7 +78,8 @@ def layoff_refusal(ctx: TurnContext, count: int) -> str | None:
 
 
 def _representatives(ctx: TurnContext) -> tuple[dict[tuple[int, Suit], Card], list[Card]]:
-    """One physical card per face (the must-use or no-discard twin first), and the jokers."""
+    """One physical card per face (the must-use or no-discard twin first, since playing the
+    card just taken never hurts), and the jokers (the must-use one first)."""
     reps: dict[tuple[int, Suit], Card] = {}
     jokers: list[Card] = []
     preferred = [c for c in (ctx.must_use, ctx.no_discard) if c is not None and c in ctx.hand]
@@ -74,151 +89,235 @@ def _representatives(ctx: TurnContext) -> tuple[dict[tuple[int, Suit], Card], li
                 jokers.append(card)
         else:
             reps.setdefault((card.rank, card.suit), card)
-    jokers.sort(key=lambda j: (j != ctx.must_use, j.copy))
+    jokers.sort(key=lambda j: (j != ctx.must_use, j != ctx.no_discard, j.copy))
     return reps, jokers
+
+
+def _playable(ctx: TurnContext, cards: Sequence[Card]) -> bool:
+    """Whether a play of ``cards`` uses the must-use card (if any) and leaves the turn
+    able to end."""
+    target = ctx.must_use
+    return (target is None or target in cards) and dead_end(ctx, cards) is None
+
+
+# --- which groups to ask about -------------------------------------------------------------
+
+
+def _by_suit(reps: dict[tuple[int, Suit], Card]) -> dict[Suit, list[Card]]:
+    found: dict[Suit, list[Card]] = {}
+    for (_, suit), card in sorted(reps.items()):
+        found.setdefault(suit, []).append(card)
+    return found
+
+
+def _set_groups(
+    reps: dict[tuple[int, Suit], Card], jokers: int, sizes: range
+) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """(naturals, jokers) of each rank whose count fits ``sizes``."""
+    by_rank: dict[int, list[Card]] = {}
+    for (rank, _), card in sorted(reps.items()):
+        by_rank.setdefault(rank, []).append(card)
+    for cards in by_rank.values():
+        for n in range(1, min(len(cards), 4) + 1):
+            for wild in range(min(n, jokers) + 1):
+                if n + wild in sizes:
+                    for combo in combinations(cards, n):
+                        yield combo, wild
+
+
+def _run_groups(
+    cards: list[Card], jokers: int, ace_high: bool
+) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """(naturals, jokers) of one suit: the naturals span at most as many gaps as there are
+    jokers (a joker may also stand in for a held card left out), at least three in all."""
+    positions = sorted((c.rank, c) for c in cards)
+    if ace_high and cards and cards[0].rank == ACE:
+        positions.append((HIGH_ACE, cards[0]))
+    seen: set[tuple[frozenset[Card], int]] = set()
+    for i, (low, _) in enumerate(positions):
+        for j in range(i, len(positions)):
+            high = positions[j][0]
+            span = high - low + 1
+            inside = positions[i + 1 : j]
+            gaps = span - (j - i + 1)
+            if gaps > jokers:
+                break
+            for left_out in range(min(len(inside), jokers - gaps) + 1):
+                for dropped in combinations(inside, left_out):
+                    chosen = tuple(c for p, c in positions[i : j + 1] if (p, c) not in dropped)
+                    if len(set(chosen)) != len(chosen):
+                        continue
+                    need = gaps + left_out
+                    for wild in range(need, min(jokers, len(chosen)) + 1):
+                        if len(chosen) + wild < 3:
+                            continue
+                        key = (frozenset(chosen), wild)
+                        if key not in seen:
+                            seen.add(key)
+                            yield chosen, wild
+
+
+def _joker_groups(jokers: int, sizes: range) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """Jokers alone, for lay-offs (a new meld needs naturals)."""
+    for wild in range(1, jokers + 1):
+        if wild in sizes:
+            yield (), wild
+
+
+# --- melds -------------------------------------------------------------------------------
 
 
 def meld_options(ctx: TurnContext) -> list[Meld]:
     reps, jokers = _representatives(ctx)
-    return _playable(ctx, [*_set_melds(ctx, reps, jokers), *_run_melds(ctx, reps, jokers)])
-
-
-PlayT = TypeVar("PlayT", Meld, LayOff)
-
-
-def _playable(ctx: TurnContext, plays: list[PlayT]) -> list[PlayT]:
-    """The plays that use the must-use card (if any) and leave the turn able to end."""
     target = ctx.must_use
-    return [
-        p for p in plays if (target is None or target in p.cards) and dead_end(ctx, p.cards) is None
-    ]
-
-
-def _set_melds(
-    ctx: TurnContext, reps: dict[tuple[int, Suit], Card], jokers: list[Card]
-) -> Iterator[Meld]:
-    by_rank: dict[int, list[Card]] = {}
-    for (rank, _), card in reps.items():
-        by_rank.setdefault(rank, []).append(card)
-    target = ctx.must_use
-    for rank, cards in sorted(by_rank.items()):
-        if target is not None and not target.is_joker and target.rank != rank:
+    if target is not None and not target.is_joker:
+        reps = {
+            face: c for face, c in reps.items() if face[0] == target.rank or face[1] == target.suit
+        }
+    groups = list(_set_groups(reps, len(jokers), range(3, 5)))
+    for cards in _by_suit(reps).values():
+        groups.extend(_run_groups(cards, len(jokers), ctx.ruleset.ace_high))
+    found: list[Meld] = []
+    for naturals, wild in groups:
+        group = (*naturals, *jokers[:wild])
+        if not _playable(ctx, group):
             continue
-        cards.sort()
-        for size in (3, 4):
-            for naturals in range(len(cards), 0, -1):
-                wild = size - naturals
-                if wild < 0 or wild > len(jokers) or wild > naturals:
-                    continue
-                for combo in combinations(cards, naturals):
-                    reading = set_reading(rank, combo, jokers[:wild])
-                    yield Meld(reading.cards, reading)
+        options = readings(group, ctx.ruleset)
+        for reading in options:
+            typed, named = _as_typed(reading.slots, len(options) > 1)
+            found.append(Meld(typed, named))
+    return found
 
 
-def _positions(suit: Suit, reps: dict[tuple[int, Suit], Card], ace_high: bool) -> dict[int, Card]:
-    by_pos = {rank: reps[(rank, suit)] for rank in range(ACE, KING + 1) if (rank, suit) in reps}
-    if ace_high and ACE in by_pos:
-        by_pos[HIGH_ACE] = by_pos[ACE]
-    return by_pos
+_TYPED_JOKERS = tuple(Card.joker(n) for n in range(16))
 
 
-def _run_melds(
-    ctx: TurnContext, reps: dict[tuple[int, Suit], Card], jokers: list[Card]
-) -> Iterator[Meld]:
-    ace_high = ctx.ruleset.ace_high
-    top = HIGH_ACE if ace_high else KING
-    target = ctx.must_use
-    for suit in Suit:
-        if target is not None and target.suit is not None and target.suit != suit:
-            continue
-        by_pos = _positions(suit, reps, ace_high)
-        if len(by_pos) < 2:
-            continue
-        for start in range(ACE, top - 1):
-            naturals = missing = 0
-            for end in range(start, min(top, start + 12) + 1):
-                if end in by_pos:
-                    naturals += 1
-                else:
-                    missing += 1
-                    if missing > len(jokers):
-                        break
-                if end - start < 2 or naturals < missing:
-                    continue
-                window = {p: c for p, c in by_pos.items() if start <= p <= end}
-                reading = run_reading(suit, start, end, window, jokers[:missing])
-                yield Meld(reading.cards, reading)
+def _as_typed(
+    slots: Sequence[Slot], ambiguous: bool, table: Collection[Card] = ()
+) -> tuple[tuple[Card, ...], Reading | None]:
+    """Cards and reading as a person types them: faces without copy numbers (``apply``
+    finds the copies that make the play legal), jokers numbered in order but never as one
+    already in the meld (so the cards stay distinct), and the reading only when the cards
+    have more than one (then each joker says what it stands for).
+
+    Text names a reading only through its jokers and high aces; a reading with neither is
+    the one with every ace low, which is the first (and the default)."""
+    jokers = iter([j for j in _TYPED_JOKERS if j not in table] if table else _TYPED_JOKERS)
+    typed: list[Slot] = []
+    said = False
+    for slot in slots:
+        card = slot.card
+        if card.suit is None:
+            card, said = next(jokers), True
+        elif card.copy:
+            card = Card(card.rank, card.suit, 0)
+        said = said or slot.rank == HIGH_ACE
+        typed.append(Slot(card, slot.rank, slot.suit))
+    cards = tuple(s.card for s in typed)
+    if not (ambiguous and said):
+        return cards, None
+    return cards, Reading(reading_kind(typed), tuple(typed))
+
+
+def as_typed(card: Card) -> Card:
+    """The card a person means by its face: the first copy (``apply`` resolves twins)."""
+    return card if card.copy == 0 else Card(card.rank, card.suit, 0)
+
+
+# --- lay-offs ----------------------------------------------------------------------------
 
 
 def layoff_options(ctx: TurnContext) -> list[LayOff]:
     if layoff_refusal(ctx, 1) is not None:
         return []
     reps, jokers = _representatives(ctx)
-    single = ctx.ruleset.limit_layoffs
+    most = 1 if ctx.ruleset.limit_layoffs else len(ctx.hand)
     found: list[LayOff] = []
     for meld in ctx.melds:
-        if meld.kind is MeldKind.SET:
-            found.extend(_set_layoffs(meld, reps, jokers))
-        else:
-            found.extend(_run_layoffs(ctx.ruleset, meld, reps, jokers, single))
-    return _playable(ctx, found)
+        on_table = {p.card for p in meld.cards}
+        for naturals, wild in _layoff_groups(ctx.ruleset, meld, reps, len(jokers), most):
+            group = (*naturals, *jokers[:wild])
+            if not _playable(ctx, group):
+                continue
+            options = layoff_readings(meld, group, ctx.ruleset)
+            for reading in options:
+                new = [s for s in reading.slots if s.card in group]
+                cards, named = _as_typed(new, len(options) > 1, on_table)
+                found.append(LayOff(cards, meld.id, named))
+    return found
 
 
-def _set_layoffs(
-    meld: TableMeld, reps: dict[tuple[int, Suit], Card], jokers: list[Card]
-) -> Iterator[LayOff]:
-    if len(meld.cards) >= 4:
-        return
-    present = {p.suit for p in meld.cards}
-    wild = sum(1 for p in meld.cards if p.card.is_joker)
-    for suit in Suit:
-        card = reps.get((meld.rank, suit))
-        if card is not None and suit not in present:
-            reading = set_reading(meld.rank, (card,), (), meld.slots)
-            yield LayOff((card,), meld.id, reading)
-    if jokers and (wild + 1) * 2 <= len(meld.cards) + 1:
-        reading = set_reading(meld.rank, (), jokers[:1], meld.slots)
-        yield LayOff(tuple(jokers[:1]), meld.id, reading)
-
-
-def _run_layoffs(
+def _layoff_groups(
     ruleset: Ruleset,
     meld: TableMeld,
     reps: dict[tuple[int, Suit], Card],
-    jokers: list[Card],
-    single: bool,
-) -> Iterator[LayOff]:
+    jokers: int,
+    most: int,
+) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """Groups that might go on ``meld``: cards of its rank (a set), or of its suit beyond
+    either end of it (a run), with jokers."""
+    if meld.kind is MeldKind.SET:
+        room = range(1, min(4 - len(meld.cards), most) + 1)
+        present = {p.suit for p in meld.cards}
+        fits = {f: c for f, c in reps.items() if f[0] == meld.rank and f[1] not in present}
+        for naturals, wild in _set_groups(fits, jokers, room):
+            if len(naturals) >= 1:
+                yield naturals, wild
+        yield from _joker_groups(jokers, room)
+        return
     suit = meld.suit
     if suit is None:
         return
-    fixed = {p.rank: p.slot for p in meld.cards}
-    lo, hi = min(fixed), max(fixed)
-    ace_high = ruleset.ace_high
-    bottom = ACE + 1 if hi == HIGH_ACE else ACE
-    top = (HIGH_ACE if ace_high else KING) if lo > ACE else KING
-    by_pos = _positions(suit, reps, ace_high)
-    wild_on_table = sum(1 for p in meld.cards if p.card.is_joker)
-    for step, limit in ((-1, bottom), (1, top)):
-        added: dict[int, Card] = {}
-        used_jokers: list[Card] = []
-        pos = (lo if step < 0 else hi) + step
-        while (pos >= limit) if step < 0 else (pos <= limit):
-            card = by_pos.get(pos)
-            if card is not None and card not in added.values():
-                added[pos] = card
-            elif len(used_jokers) < len(jokers):
-                used_jokers.append(jokers[len(used_jokers)])
-            else:
-                break
-            wild = wild_on_table + len(used_jokers)
-            if wild * 2 <= len(meld.cards) + len(added) + len(used_jokers):
-                start, end = (pos, hi) if step < 0 else (lo, pos)
-                reading = run_reading(suit, start, end, added, used_jokers, fixed)
-                cards = tuple(s.card for s in reading.slots if s.rank not in fixed)
-                yield LayOff(cards, meld.id, reading)
-            if single:
-                break
-            pos += step
+    ranks = [p.rank for p in meld.cards]
+    low, high = min(ranks), max(ranks)
+    outside = [
+        c
+        for (rank, s), c in reps.items()
+        if s == suit and (rank < low or rank > high or (rank == ACE and ruleset.ace_high))
+    ]
+    yield from _run_layoff_groups(outside, low, high, jokers, most, ruleset.ace_high)
+
+
+def _run_layoff_groups(
+    outside: list[Card], low: int, high: int, jokers: int, most: int, ace_high: bool
+) -> Iterator[tuple[tuple[Card, ...], int]]:
+    """Cards below ``low`` and above ``high`` that, with jokers filling what is between
+    them and the meld, extend it at one end or both."""
+    below = sorted((c for c in outside if c.rank < low), key=lambda c: -c.rank)
+    above = sorted((c for c in outside if c.rank > high), key=lambda c: c.rank)
+    if ace_high and high < HIGH_ACE:
+        above += [c for c in outside if c.rank == ACE]
+
+    def position(card: Card, upward: bool) -> int:
+        return HIGH_ACE if upward and card.rank == ACE else card.rank
+
+    def reaches(side: list[Card], upward: bool) -> Iterator[tuple[tuple[Card, ...], int]]:
+        """Subsets of one side with the jokers they need to touch the meld."""
+        yield (), 0
+        edge = high if upward else low
+        for n in range(1, len(side) + 1):
+            for combo in combinations(side, n):
+                far = max(abs(position(c, upward) - edge) for c in combo)
+                yield combo, far - n
+
+    seen: set[tuple[frozenset[Card], int]] = set()
+    for down, need_down in reaches(below, False):
+        if need_down > jokers:
+            continue
+        for up, need_up in reaches(above, True):
+            need = need_down + need_up
+            naturals = (*down, *up)
+            if need > jokers or len(set(naturals)) != len(naturals):
+                continue
+            for wild in range(need, jokers + 1):
+                if 0 < len(naturals) + wild <= most:
+                    key = (frozenset(naturals), wild)
+                    if key not in seen:
+                        seen.add(key)
+                        yield naturals, wild
+
+
+# --- swaps and discards ------------------------------------------------------------------
 
 
 def swap_options(ctx: TurnContext) -> list[SwapJoker]:
@@ -233,7 +332,7 @@ def swap_options(ctx: TurnContext) -> list[SwapJoker]:
             continue
         for card in reps.values():
             if swap_position(meld, card) is not None:
-                found.append(SwapJoker(meld.id, card))
+                found.append(SwapJoker(meld.id, as_typed(card)))
     return found
 
 
@@ -246,7 +345,7 @@ def discard_options(ctx: TurnContext) -> list[Discard]:
         if card == ctx.no_discard or card.face in seen:
             continue
         seen.add(card.face)
-        found.append(Discard(card))
+        found.append(Discard(as_typed(card)))
     return found
 
 

@@ -8,6 +8,7 @@ Melds on the table are never rearranged, so lay-offs keep every card where it al
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -38,8 +39,11 @@ class Slot:
         return rank_text(self.rank) + (self.suit.symbol if self.suit is not None else "")
 
     def __str__(self) -> str:
+        """The text people type for this card in this place: ``JK=7♥`` (a joker and what
+        it stands for; ``JK=7`` in a set), ``A♠(high)`` (an ace above the king)."""
         if self.card.is_joker:
-            return f"{self.card}={self.stands_for}"
+            high = "(high)" if self.rank == HIGH_ACE else ""
+            return f"{self.card}={self.stands_for}{high}"
         if self.card.rank == ACE and self.rank == HIGH_ACE:
             return f"{self.card}(high)"
         return str(self.card)
@@ -289,3 +293,39 @@ def slot_value(slot: Slot, kind: MeldKind, ruleset: Ruleset) -> int:
     """What a card on the table is worth to whoever placed it (Rummy 500)."""
     low_ace = kind is MeldKind.RUN and slot.rank == ACE
     return ruleset.placed_value(slot.card, low_ace_of_run=low_ace)
+
+
+def is_valid_meld(meld: TableMeld, ruleset: Ruleset) -> bool:
+    """Whether ``meld`` is a reading of its cards that the rules allow, whatever order its
+    slots are in and whichever physical joker stands where (for data loaded from outside)."""
+
+    def shape(slots: Iterable[Slot]) -> dict[tuple[Card | None, int, Suit | None], int]:
+        return dict(Counter((None if s.card.is_joker else s.card, s.rank, s.suit) for s in slots))
+
+    wanted = shape(meld.slots)
+    return any(
+        option.kind is meld.kind and shape(option.slots) == wanted
+        for option in readings([p.card for p in meld.cards], ruleset)
+    )
+
+
+SlotKey = tuple[int, int, int, int]
+
+
+def _slot_key(slot: Slot) -> SlotKey:
+    card = slot.card
+    return (
+        card.rank,
+        -1 if card.suit is None else int(card.suit),
+        slot.rank,
+        -1 if slot.suit is None else int(slot.suit),
+    )
+
+
+def slot_shape(slots: Iterable[Slot], table: Iterable[Slot] = ()) -> tuple[SlotKey, ...]:
+    """What ``slots`` say, less the slots of ``table``: each card's face and what it stands
+    for, in a fixed order. Two readings with the same shape differ only in which twin or
+    which physical joker stands where, which people do not choose."""
+    counts = Counter(_slot_key(s) for s in slots)
+    counts.subtract(_slot_key(s) for s in table)
+    return tuple(sorted(counts.elements()))

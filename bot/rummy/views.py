@@ -8,7 +8,7 @@ finished rounds (hands are shown when a round is scored).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.rummy.cards import Card
@@ -33,7 +33,7 @@ class RoundEnd(StrEnum):
 class RoundResult:
     """How a round ended and what it scored; every per-player tuple is in seat order."""
 
-    round_no: int
+    round_no: int = field(metadata={"json": "round"})
     reason: RoundEnd
     ender: str | None
     """Who went out or ended the round; None for a blocked round."""

@@ -7,7 +7,8 @@ played stay whole for the other players:
   becomes ``deleted-<seat>`` — also inside the stored snapshot, so the game still loads;
 - games they hosted lose their host;
 - an active game they sit in is abandoned first (a table cannot go on with a player who no
-  longer exists);
+  longer exists), and a lobby they sit in is cancelled (the sessions take a person out of a
+  lobby that is loaded before they get here, so this only meets lobbies no process serves);
 - their league rows are dropped. The other players' figures and ratings are left as they
   were: they were earned in those games, and recomputing them would rewrite history.
 """
@@ -21,7 +22,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.games import abandon_game, active_game_ids_with_user, dump_json
+from bot.storage.games import abandon_game, dump_json, live_game_ids_with_user
 from bot.storage.models import DELETED_NAME
 
 
@@ -33,7 +34,7 @@ class ForgetReport:
 
 
 async def forget_user(conn: aiosqlite.Connection, user_id: int, at: datetime) -> ForgetReport:
-    abandoned = tuple(await active_game_ids_with_user(conn, user_id))
+    abandoned = tuple(await live_game_ids_with_user(conn, user_id))
     for game_id in abandoned:
         await abandon_game(conn, game_id, at)
     seats = list(
@@ -45,16 +46,20 @@ async def forget_user(conn: aiosqlite.Connection, user_id: int, at: datetime) ->
     )
     for row in seats:
         pseudonym = f"deleted-{row['seat']}"
-        snapshot = _replace_text(json.loads(row["snapshot"]), row["player_id"], pseudonym)
         await conn.execute(
             "UPDATE seats SET user_id = NULL, display_name = ?, player_id = ?"
             " WHERE game_id = ? AND seat = ?",
             (DELETED_NAME, pseudonym, row["game_id"], row["seat"]),
         )
-        await conn.execute(
-            "UPDATE games SET snapshot = ? WHERE id = ?", (dump_json(snapshot), row["game_id"])
-        )
+        if row["snapshot"] is not None:
+            snapshot = _replace_text(json.loads(row["snapshot"]), row["player_id"], pseudonym)
+            await conn.execute(
+                "UPDATE games SET snapshot = ? WHERE id = ?", (dump_json(snapshot), row["game_id"])
+            )
     await conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
+    await conn.execute(
+        "DELETE FROM messages WHERE kind = 'hand' AND player = ?", (str(user_id),)
+    )
     cursor = await conn.execute("DELETE FROM league_players WHERE user_id = ?", (user_id,))
     league_rows = cursor.rowcount
     await cursor.close()

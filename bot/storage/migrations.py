@@ -4,6 +4,10 @@ Each file ``migrations/NNNN_name.sql`` runs inside one transaction together with
 version bump, so a failing migration leaves the database exactly at the version before it.
 The version lives in the database header, which keeps the recorded version and the schema
 in the same atomic write.
+
+Foreign keys are off while a migration runs (SQLite's own procedure for rebuilding a table:
+with them on, dropping the old table would cascade into every row that refers to it) and the
+whole database is checked for dangling references before the commit.
 """
 
 from __future__ import annotations
@@ -69,15 +73,28 @@ async def migrate(
             f"the database is at schema version {current}, newer than this program"
             f" ({len(migrations)}): upgrade the bot instead of using an older one"
         )
-    for migration in migrations[current:target]:
-        script = (
-            f"BEGIN IMMEDIATE;\n{migration.sql}\n;"
-            f"PRAGMA user_version = {migration.version};\nCOMMIT;"
-        )
-        try:
-            await conn.executescript(script)
-        except BaseException:
-            if conn.in_transaction:
-                await conn.rollback()
-            raise
+    pending = migrations[current:target]
+    if not pending:
+        return current
+    await conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        for migration in pending:
+            script = (
+                f"BEGIN IMMEDIATE;\n{migration.sql}\n;PRAGMA user_version = {migration.version};"
+            )
+            try:
+                await conn.executescript(script)
+                dangling = await conn.execute_fetchall("PRAGMA foreign_key_check")
+                if dangling:
+                    raise MigrationError(
+                        f"migration {migration.version} ({migration.name}) leaves"
+                        f" {len(list(dangling))} rows referring to nothing"
+                    )
+                await conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    await conn.rollback()
+                raise
+    finally:
+        await conn.execute("PRAGMA foreign_keys = ON")
     return await schema_version(conn)

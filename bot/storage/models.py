@@ -13,9 +13,18 @@ DELETED_NAME = "deleted player"
 
 
 class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    """Seats are being taken; nothing is dealt yet."""
     ACTIVE = "active"
     FINISHED = "finished"
     ABANDONED = "abandoned"
+    """Stopped after the deal: kept in the history, never counted in the league."""
+    CANCELLED = "cancelled"
+    """A lobby called off before the deal: in no history at all."""
+
+    @property
+    def is_live(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.ACTIVE)
 
 
 class SeatKind(StrEnum):
@@ -30,14 +39,16 @@ class NewSeat:
     kind: SeatKind
     display_name: str
     user_id: int | None = None
+    level: str | None = None
+    """A computer player's strength (None for people)."""
 
     @classmethod
     def human(cls, user_id: int, display_name: str) -> NewSeat:
         return cls(SeatKind.HUMAN, display_name, user_id)
 
     @classmethod
-    def computer(cls, display_name: str) -> NewSeat:
-        return cls(SeatKind.COMPUTER, display_name)
+    def computer(cls, display_name: str, level: str | None = None) -> NewSeat:
+        return cls(SeatKind.COMPUTER, display_name, None, level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +59,11 @@ class Seat:
     kind: SeatKind
     user_id: int | None
     display_name: str
+    level: str | None = None
+    """A computer player's strength (None for people)."""
+
+    def as_new(self) -> NewSeat:
+        return NewSeat(self.kind, self.display_name, self.user_id, self.level)
 
 
 def assign_seats(new_seats: Sequence[NewSeat]) -> tuple[Seat, ...]:
@@ -67,7 +83,8 @@ def assign_seats(new_seats: Sequence[NewSeat]) -> tuple[Seat, ...]:
             computers += 1
             player_id = f"cpu-{computers}"
         user_id = new.user_id if new.kind is SeatKind.HUMAN else None
-        seats.append(Seat(number, player_id, new.kind, user_id, new.display_name))
+        level = new.level if new.kind is SeatKind.COMPUTER else None
+        seats.append(Seat(number, player_id, new.kind, user_id, new.display_name, level))
     if len({s.player_id for s in seats}) != len(seats):
         raise ValueError("a person can take only one seat at a table")
     return tuple(seats)
@@ -75,7 +92,8 @@ def assign_seats(new_seats: Sequence[NewSeat]) -> tuple[Seat, ...]:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """A stored game: who plays where, under which rules, and its latest snapshot."""
+    """A stored game: who plays where, under which rules, and its latest snapshot (None
+    before the deal)."""
 
     id: int
     guild_id: int
@@ -89,7 +107,7 @@ class GameRecord:
     season: int | None
     action_count: int
     seats: tuple[Seat, ...]
-    snapshot: str
+    snapshot: str | None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -200,3 +218,17 @@ def from_db_time(text: str | None) -> datetime | None:
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """A Discord message that shows part of a game (the table, the lobby, the turn notice,
+    or one player's hand in their DMs), so a restarted bot edits it rather than posting anew.
+    """
+
+    kind: str
+    """``lobby``, ``table``, ``ping`` or ``hand``."""
+    player: str
+    """The engine's player id for a hand; empty otherwise."""
+    channel_id: int
+    message_id: int

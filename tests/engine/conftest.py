@@ -110,7 +110,9 @@ def new_game(
     return Game.new(ruleset, list(NAMES[: len(hands)]), seed=seed, deck=deck)
 
 
-def refused(game: Game, action: Action, player: str | None = None, error: type = IllegalAction):
+def refused(
+    game: Game, action: Action, player: str | None = None, error: type[Exception] = IllegalAction
+) -> str:
     """Assert that ``action`` is refused (by apply, why_not and can) and changes nothing;
     return the refusal message."""
     before = game.to_json()
@@ -127,7 +129,7 @@ def refused(game: Game, action: Action, player: str | None = None, error: type =
 def pass_turn(game: Game) -> Card:
     """The current player draws from the stock and discards that very card."""
     game.apply(DrawStock())
-    drawn = game.hands[game.current][-1]
+    drawn = game.state.hands[game.state.current][-1]
     assert drawn in game.view(game.current_player).drawn
     game.apply(Discard(drawn))
     return drawn
@@ -136,7 +138,7 @@ def pass_turn(game: Game) -> Card:
 def run_out_stock(game: Game) -> None:
     """Draw-and-discard the drawn card until the stock is empty (hands stay as dealt)."""
     round_no = game.round_no
-    while game.stock:
+    while game.state.stock:
         pass_turn(game)
         assert game.round_no == round_no
 

@@ -23,6 +23,7 @@ from bot.rummy import (
     SwapJoker,
     TakeDiscard,
     full_pack,
+    parse_action,
 )
 from tests.engine.conftest import cards_in
 
@@ -33,10 +34,10 @@ def pack_of(game: Game) -> list[Card]:
 
 
 def check_every_card_in_one_place(game: Game, pack: frozenset[Card] | None = None) -> None:
-    places = [*game.stock, *game.discard]
-    for hand in game.hands:
+    places = [*game.state.stock, *game.state.discard]
+    for hand in game.state.hands:
         places += hand
-    for meld in game.melds:
+    for meld in game.state.melds:
         places += [p.card for p in meld.cards]
     expected = pack if pack is not None else frozenset(pack_of(game))
     if len(places) == len(expected) and set(places) == expected:
@@ -58,25 +59,27 @@ def check_views_private(game: Game) -> None:
         view = game.view(viewer)
         seen = visible_now(view)
         for seat, player in enumerate(game.players):
-            hidden = set(game.hands[seat])
+            hidden = set(game.state.hands[seat])
             if player == viewer:
-                assert view.hand == tuple(game.hands[seat])
+                assert view.hand == tuple(game.state.hands[seat])
                 continue
             leaked = seen & hidden
             assert not leaked, f"{viewer} sees {player}'s {[str(c) for c in leaked]}"
-        assert not (seen & set(game.stock)), f"{viewer} sees stock cards"
-        hidden_pile = set(game.discard) - set(view.discard)
+        assert not (seen & set(game.state.stock)), f"{viewer} sees stock cards"
+        hidden_pile = set(game.state.discard) - set(view.discard)
         assert not (seen & hidden_pile), f"{viewer} sees buried discards"
-        assert [s.hand_size for s in view.seats] == [len(h) for h in game.hands]
-        assert view.stock_size == len(game.stock)
-        assert view.discard_size == len(game.discard)
+        assert [s.hand_size for s in view.seats] == [len(h) for h in game.state.hands]
+        assert view.stock_size == len(game.state.stock)
+        assert view.discard_size == len(game.state.discard)
 
 
 def check_legal_actions_apply(game: Game) -> None:
-    """Every generated action passes the same check that ``apply`` runs."""
+    """Every generated action passes the same check that ``apply`` runs, and its text form
+    (what people read and type) parses back to the very same action."""
     for action in game.legal_actions(game.current_player):
         reason = game.why_not(action, game.current_player)
         assert reason is None, f"generated {action} is refused: {reason}"
+        assert parse_action(str(action)) == action, f"{action} does not parse back"
 
 
 def clone(game: Game) -> Game:
@@ -86,14 +89,14 @@ def clone(game: Game) -> Game:
 def random_probe(game: Game, rng: random.Random) -> Action:
     """An action that is usually illegal: random cards, melds, depths and phases."""
     pack = pack_of(game)
-    hand = game.hands[game.current]
+    hand = game.state.hands[game.state.current]
     pool = hand if hand and rng.random() < 0.7 else pack
-    meld_id = rng.randint(0, len(game.melds) + 1)
+    meld_id = rng.randint(0, len(game.state.melds) + 1)
     kind = rng.randrange(7)
     if kind == 0:
         return DrawStock()
     if kind == 1:
-        return TakeDiscard(rng.randint(0, len(game.discard) + 1))
+        return TakeDiscard(rng.randint(0, len(game.state.discard) + 1))
     if kind == 2:
         return EndRound()
     if kind == 3:
@@ -121,7 +124,7 @@ def bulk_options(name: str, seed: int, base: dict[str, Any]) -> dict[str, Any]:
     house rules of every preset."""
     flags = [bool(seed >> bit & 1) for bit in range(4)]
     if name == "classic":
-        chosen = {"limit_layoffs": flags[0], "must_discard_to_go_out": flags[1]}
+        chosen: dict[str, object] = {"limit_layoffs": flags[0], "must_discard_to_go_out": flags[1]}
         chosen["scoring"] = "negative" if flags[2] else "positive"
     elif name == "parlett":
         chosen = {"jokers": not flags[0], "two_decks": flags[1], "ace_high": flags[2]}

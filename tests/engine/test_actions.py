@@ -9,9 +9,11 @@ from bot.rummy import (
     Discard,
     DrawStock,
     EndRound,
+    Game,
     LayOff,
     Meld,
     NotYourTurn,
+    Phase,
     PlayerError,
     SwapJoker,
     TakeDiscard,
@@ -68,7 +70,7 @@ def test_a_reading_chosen_by_number_is_that_reading() -> None:
     game.apply(DrawStock())
     offered = readings(cards("5h 6h jk"), PARLETT)
     game.apply(Meld(tuple(cards("5h 6h jk")), 1))
-    assert game.melds[0].slots == offered[1].slots
+    assert game.state.melds[0].slots == offered[1].slots
 
 
 def test_a_reading_number_out_of_range_is_refused_and_changes_nothing() -> None:
@@ -85,3 +87,19 @@ def test_out_of_turn_says_so_and_names_whose_turn_it_is() -> None:
     assert str(refusal.value) == "It is not your turn."
     assert refusal.value.current == "ann"
     assert game.to_json() == before
+
+
+def test_a_copy_goes_its_own_way() -> None:
+    game = Game.new(PARLETT, ["ann", "bob"], seed=5)
+    twin = game.copy()
+    assert twin == game
+    twin.apply(DrawStock(), "ann")
+    assert twin != game
+    assert game.phase is Phase.DRAW
+    assert len(game.hand("ann")) + 1 == len(twin.hand("ann"))
+    assert len(game.log) + 1 == len(twin.log)
+
+
+def test_actions_accept_a_list_of_cards() -> None:
+    assert Meld(cards("7h 8h 9h")) == Meld(tuple(cards("7h 8h 9h")))
+    assert LayOff(cards("10h"), 2).cards == (Card.parse("10h"),)

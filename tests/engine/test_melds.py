@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rummy import MeldKind, Suit, preset, readings
+from bot.rummy import MeldKind, Ruleset, Suit, preset, readings
 
 CLASSIC = preset("classic")
 PARLETT = preset("parlett")
@@ -16,7 +16,7 @@ ALL = [CLASSIC, PARLETT, PARLETT_HIGH, FIVE, FIVE_LOW]
 IDS = ["classic", "parlett", "parlett-high", "500", "500-low"]
 
 
-def kinds(text: str, ruleset) -> set[MeldKind]:
+def kinds(text: str, ruleset: Ruleset) -> set[MeldKind]:
     return {r.kind for r in readings(text, ruleset)}
 
 
@@ -53,13 +53,13 @@ INVALID_EVERYWHERE = [
 
 @pytest.mark.parametrize("ruleset", ALL, ids=IDS)
 @pytest.mark.parametrize(("text", "kind"), VALID_EVERYWHERE)
-def test_valid_melds(ruleset, text: str, kind: MeldKind) -> None:
+def test_valid_melds(ruleset: Ruleset, text: str, kind: MeldKind) -> None:
     assert kinds(text, ruleset) == {kind}
 
 
 @pytest.mark.parametrize("ruleset", ALL, ids=IDS)
 @pytest.mark.parametrize("text", INVALID_EVERYWHERE)
-def test_invalid_melds(ruleset, text: str) -> None:
+def test_invalid_melds(ruleset: Ruleset, text: str) -> None:
     assert readings(text, ruleset) == []
 
 
@@ -89,7 +89,7 @@ ACE_TABLE = [
 
 
 @pytest.mark.parametrize(("ruleset", "low", "high", "corner"), ACE_TABLE, ids=IDS)
-def test_aces_in_runs(ruleset, low: bool, high: bool, corner: bool) -> None:
+def test_aces_in_runs(ruleset: Ruleset, low: bool, high: bool, corner: bool) -> None:
     assert bool(readings("Ac 2c 3c", ruleset)) is low
     assert bool(readings("Qc Kc Ac", ruleset)) is high
     assert bool(readings("Jc Qc Kc Ac", ruleset)) is high
@@ -140,7 +140,7 @@ def test_a_run_may_not_hold_an_ace_at_both_ends() -> None:
         ("5h JK", False),
     ],
 )
-def test_joker_melds(ruleset, text: str, valid: bool) -> None:
+def test_joker_melds(ruleset: Ruleset, text: str, valid: bool) -> None:
     assert bool(readings(text, ruleset)) is valid
 
 
@@ -172,7 +172,9 @@ def test_a_joker_inside_a_run_has_one_reading() -> None:
         (FIVE_JOKERS, "Kh JK 2h", set()),
     ],
 )
-def test_joker_readings_respect_the_ace_rules(ruleset, text: str, joker_ranks: set[int]) -> None:
+def test_joker_readings_respect_the_ace_rules(
+    ruleset: Ruleset, text: str, joker_ranks: set[int]
+) -> None:
     found = readings(text, ruleset)
     assert {s.rank for r in found for s in r.slots if s.card.is_joker} == joker_ranks
 

@@ -5,6 +5,9 @@ rotation and replays."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
 from bot.rummy import (
@@ -18,6 +21,7 @@ from bot.rummy import (
     Meld,
     Phase,
     RoundEnd,
+    Ruleset,
     TakeDiscard,
     preset,
     readings,
@@ -46,7 +50,7 @@ def test_positive_going_out_scores_every_other_hand() -> None:
     assert result.ender == "ann"
     assert result.hand_values == (0, 57, 28)
     assert result.points == (85, 0, 0)  # 57 + 28
-    assert game.scores == [85, 0, 0]
+    assert game.scores == (85, 0, 0)
     assert result.totals == (85, 0, 0)
     assert not game.is_over  # 85 < 100
 
@@ -82,7 +86,7 @@ def test_parlett_going_out_with_high_or_low_aces_and_jokers() -> None:
     assert result.points == (77, 0)
     # a new round: nobody has melded in it yet
     assert not any(s.has_melded for s in game.view(None).seats)
-    assert game.melds == []
+    assert game.state.melds == []
 
 
 def test_negative_going_out_every_player_scores_own_hand() -> None:
@@ -98,10 +102,12 @@ def test_negative_going_out_every_player_scores_own_hand() -> None:
 ENDED_HANDS = ["2c 3d 4h 5s 6c 7d 8h", "Kc Qd Jh 10s 9c 8d 7h", "Ac 2d 3h 4s 5c 6d 7s"]
 
 
-def ended(ruleset, hands=ENDED_HANDS, scores=None) -> Game:
+def ended(
+    ruleset: Ruleset, hands: list[str] = ENDED_HANDS, scores: Sequence[int] | None = None
+) -> Game:
     game = new_game(ruleset, hands, upcard="Ks")
     if scores is not None:
-        game.scores = list(scores)  # set directly: totals near the target
+        game.state.scores = list(scores)  # set directly: totals near the target
     run_out_stock(game)
     game.apply(EndRound())
     return game
@@ -135,7 +141,9 @@ def test_positive_ended_round_the_lowest_hand_wins_the_differences() -> None:
         (["Ac 2d 3h 4s 5c 6d 7s", "Ah 2s 3c 4d 5h 6s 7d", "Ad 2h 3s 4c 5d 6h 7c"], (0, 0, 0)),
     ],
 )
-def test_positive_tied_winners_split_the_pot_rounding_down(hands, points) -> None:
+def test_positive_tied_winners_split_the_pot_rounding_down(
+    hands: list[str], points: tuple[int, ...]
+) -> None:
     game = ended(preset("classic"), hands)
     assert game.rounds[0].points == points
 
@@ -167,7 +175,7 @@ def test_hand_scoring_ended_round_subtracts_hands_and_goes_negative() -> None:
     # 500 values in hand: ace 15. ann 35, bob 64, cat 15+2+3+4+5+6+7 = 42
     game = ended(preset("500"))
     assert game.rounds[0].points == (-35, -64, -42)
-    assert game.scores == [-35, -64, -42]
+    assert game.scores == (-35, -64, -42)
 
 
 # --- Rummy 500 hand scoring with placed cards --------------------------------------------
@@ -216,7 +224,9 @@ BOB_13 = "Ac 2c 3c 5c 6c 7c 8c 9c 10c Jc Qc Kc 2d"
         ({"simple_scoring": True}, 14, (95, -95)),
     ],
 )
-def test_500_thirteen_card_run_counts_the_ace_as_declared(options, declared, points) -> None:
+def test_500_thirteen_card_run_counts_the_ace_as_declared(
+    options: dict[str, Any], declared: int | None, points: tuple[int, int]
+) -> None:
     ruleset = preset("500", **options)
     game = new_game(ruleset, [THIRTEEN, BOB_13], upcard="Kd", stock="4d")
     game.apply(DrawStock())
@@ -286,12 +296,12 @@ def test_500_a_joker_counts_fifteen_wherever_it_lies() -> None:
 
 def test_reaching_the_target_exactly_ends_the_game() -> None:
     game = new_game(preset("classic"), OUT_HANDS, upcard="Kd", stock="9c")
-    game.scores = [15, 0, 0]  # set directly: 15 + 85 = 100, the target
+    game.state.scores = [15, 0, 0]  # set directly: 15 + 85 = 100, the target
     go_out(game)
     assert game.is_over
     assert game.phase is Phase.GAME_OVER
     assert game.winners == ("ann",)
-    assert game.scores == [100, 0, 0]
+    assert game.scores == (100, 0, 0)
     assert game.legal_actions() == []
     assert game.current_player is None
     with pytest.raises(IllegalAction):
@@ -300,7 +310,7 @@ def test_reaching_the_target_exactly_ends_the_game() -> None:
 
 def test_below_the_target_another_round_is_dealt() -> None:
     game = new_game(preset("classic"), OUT_HANDS, upcard="Kd", stock="9c")
-    game.scores = [14, 0, 0]  # set directly: 14 + 85 = 99
+    game.state.scores = [14, 0, 0]  # set directly: 14 + 85 = 99
     go_out(game)
     assert not game.is_over
     assert game.round_no == 2
@@ -311,7 +321,7 @@ def test_positive_tie_at_the_target_plays_another_round() -> None:
     # ann and cat split 37 → 18 each (see above): 82 + 18 = 100 for both
     hands = ["Ac 2d 3h 4s 5c 6d 7s", "Kc Qd Jh 10s 9c 8d 8h", "Ad 2h 3s 4c 5d 6h 7c"]
     game = ended(preset("classic"), hands, scores=[82, 0, 82])
-    assert game.scores == [100, 0, 100]
+    assert game.scores == (100, 0, 100)
     assert not game.is_over
     assert game.round_no == 2
     assert game.winners == ()
@@ -320,36 +330,36 @@ def test_positive_tie_at_the_target_plays_another_round() -> None:
 def test_positive_highest_total_wins_when_two_reach_the_target() -> None:
     hands = ["Ac 2d 3h 4s 5c 6d 7s", "Kc Qd Jh 10s 9c 8d 8h", "Ad 2h 3s 4c 5d 6h 7c"]
     game = ended(preset("classic"), hands, scores=[83, 0, 82])
-    assert game.scores == [101, 0, 100]
+    assert game.scores == (101, 0, 100)
     assert game.winners == ("ann",)
 
 
 def test_negative_lowest_total_wins_once_someone_reaches_the_target() -> None:
     # points 35, 64, 28: bob 40 + 64 = 104 reaches 100; cat 28 is the lowest
     game = ended(preset("classic", scoring="negative"), scores=[0, 40, 0])
-    assert game.scores == [35, 104, 28]
+    assert game.scores == (35, 104, 28)
     assert game.is_over
     assert game.winners == ("cat",)
 
 
 def test_negative_tie_for_the_lowest_plays_another_round() -> None:
     game = ended(preset("classic", scoring="negative"), scores=[0, 40, 7])
-    assert game.scores == [35, 104, 35]
+    assert game.scores == (35, 104, 35)
     assert not game.is_over
     assert game.round_no == 2
 
 
 def test_negative_below_the_target_goes_on() -> None:
     game = ended(preset("classic", scoring="negative"), scores=[0, 35, 0])
-    assert game.scores == [35, 99, 28]
+    assert game.scores == (35, 99, 28)
     assert not game.is_over
 
 
-def hand_scoring_round(scores) -> Game:
+def hand_scoring_round(scores: Sequence[int]) -> Game:
     """The 500 example above: points (75, -10, -38)."""
     hands = ["Qs Ks As 7h 8h 9h 6h", "10h Ah 2h 3h Jd Jc 6s", "2c 3c 5s 8s Qd 4d 6d"]
     game = new_game(preset("500"), hands, upcard="Kh", stock="Kd 5d 9d Jh")
-    game.scores = list(scores)  # set directly: totals near 500
+    game.state.scores = list(scores)  # set directly: totals near 500
     game.apply(DrawStock())
     game.apply(Meld(cards("Qs Ks As")))
     game.apply(Meld(cards("7h 8h 9h")))
@@ -367,13 +377,13 @@ def hand_scoring_round(scores) -> Game:
 
 def test_hand_scoring_highest_total_wins() -> None:
     game = hand_scoring_round([426, 514, 0])  # 501 and 504: both reached, bob higher
-    assert game.scores == [501, 504, -38]
+    assert game.scores == (501, 504, -38)
     assert game.winners == ("bob",)
 
 
 def test_hand_scoring_tie_at_the_target_plays_on() -> None:
     game = hand_scoring_round([425, 510, 0])  # 500 and 500
-    assert game.scores == [500, 500, -38]
+    assert game.scores == (500, 500, -38)
     assert not game.is_over
     assert game.round_no == 2
 
@@ -387,29 +397,29 @@ PARLETT_HANDS = ["Ac 2c 3d 4h 5s 6c 7d 8h 9s 10c", "Kc Kd Qh Qs Jc Jd 10h 9d JK 
 
 def test_parlett_empty_stock_turns_the_pile_over_unshuffled() -> None:
     game = new_game(preset("parlett"), PARLETT_HANDS, upcard="5c")
-    while len(game.stock) > 1:
+    while len(game.state.stock) > 1:
         pass_turn(game)
-    pile = list(game.discard)
+    pile = list(game.state.discard)
     pile.append(pass_turn(game))  # the last stock card, discarded
     # The pile (bottom first: the upcard, then every discard) is turned face down: its
     # bottom card becomes the top of the stock and is turned up as the new discard pile.
     assert pile[0] == card("5c")
-    assert game.discard == [pile[0]]
-    assert game.stock == pile[1:][::-1]  # stock top (last element) is pile[1]
+    assert game.state.discard == [pile[0]]
+    assert game.state.stock == pile[1:][::-1]  # stock top (last element) is pile[1]
     assert game.round_no == 1
     assert game.phase is Phase.DRAW
-    player = game.current
+    player = game.state.current
     game.apply(DrawStock())  # "and the player then draws"
-    assert game.hands[player][-1] == pile[1]
+    assert game.state.hands[player][-1] == pile[1]
 
 
 def test_parlett_the_fourth_turn_over_blocks_the_round() -> None:
     game = new_game(preset("parlett"), PARLETT_HANDS, upcard="5c")
     turnovers = 0
     while game.round_no == 1:
-        before = len(game.stock)
+        before = len(game.state.stock)
         pass_turn(game)
-        if game.round_no == 1 and len(game.stock) > before - 1:
+        if game.round_no == 1 and len(game.state.stock) > before - 1:
             turnovers += 1
     assert turnovers == 3
     (result,) = game.rounds
@@ -427,9 +437,9 @@ def test_parlett_fewer_than_two_cards_to_turn_over_blocks_the_round() -> None:
     # discard leaves a one-card pile for bob, who is to draw from an empty stock.
     game = new_game(preset("parlett"), PARLETT_HANDS, upcard="5c")
     game.apply(DrawStock())
-    game.stock.clear()
-    game.discard.clear()
-    game.apply(Discard(game.hands[0][-1]))
+    game.state.stock.clear()
+    game.state.discard.clear()
+    game.apply(Discard(game.state.hands[0][-1]))
     (result,) = game.rounds
     assert result.reason is RoundEnd.BLOCKED
     assert result.ender is None
@@ -439,19 +449,19 @@ def test_parlett_a_two_card_pile_is_turned_over() -> None:
     # set directly as above, but the pile keeps one card: ann's discard makes two
     game = new_game(preset("parlett"), PARLETT_HANDS, upcard="5c")
     game.apply(DrawStock())
-    game.stock.clear()
-    drawn = game.hands[0][-1]
+    game.state.stock.clear()
+    drawn = game.state.hands[0][-1]
     game.apply(Discard(drawn))
     assert game.round_no == 1
-    assert game.discard == [card("5c")]
-    assert game.stock == [drawn]
+    assert game.state.discard == [card("5c")]
+    assert game.state.stock == [drawn]
 
 
 @pytest.mark.parametrize("name", ["classic", "500"])
 def test_no_turn_over_in_classic_and_500(name: str) -> None:
     game = new_game(preset(name), ENDED_HANDS, upcard="Ks")
     run_out_stock(game)
-    assert game.stock == []
+    assert game.state.stock == []
     refused(game, DrawStock())
 
 
@@ -461,8 +471,8 @@ def test_no_turn_over_in_classic_and_500(name: str) -> None:
 def take_and_discard(game: Game) -> None:
     """Take the top discard and throw another card: a turn that never touches the stock."""
     game.apply(TakeDiscard())
-    taken = game.hands[game.current][-1]
-    other = next(c for c in game.hands[game.current] if c != taken)
+    taken = game.state.hands[game.state.current][-1]
+    other = next(c for c in game.state.hands[game.state.current] if c != taken)
     game.apply(Discard(other))
 
 
@@ -473,7 +483,7 @@ def test_a_round_ends_when_its_300th_turn_is_complete(name: str) -> None:
     for _ in range(299):
         take_and_discard(game)
     assert game.round_no == 1
-    assert game.rounds == []
+    assert not game.rounds
     take_and_discard(game)
     (result,) = game.rounds
     assert result.reason is RoundEnd.BLOCKED
@@ -506,7 +516,7 @@ def test_the_deal_moves_one_seat_each_round(name: str) -> None:
         view = game.view(None)
         assert (view.dealer, view.current) == (dealer, first)
         assert [s.is_dealer for s in view.seats] == [p == dealer for p in game.players]
-        assert len(game.discard) == 1
+        assert len(game.state.discard) == 1
         assert not any(s.has_melded for s in view.seats)
         run_out_stock(game)
         game.apply(EndRound())
@@ -533,16 +543,16 @@ def test_a_game_replays_from_its_seed_and_log() -> None:
         pass_turn(game)
     again = Game.replay(game.ruleset, game.players, 99, list(game.log))
     assert again == game
-    assert again.hands == game.hands
-    assert again.stock == game.stock
+    assert again.state.hands == game.state.hands
+    assert again.state.stock == game.state.stock
 
 
 def test_the_same_seed_deals_the_same_cards() -> None:
     a = Game.new(preset("parlett"), ["ann", "bob", "cat"], seed=5)
     b = Game.new(preset("parlett"), ["ann", "bob", "cat"], seed=5)
-    assert a.hands == b.hands
-    assert a.stock == b.stock
-    assert a.discard == b.discard
+    assert a.state.hands == b.state.hands
+    assert a.state.stock == b.state.stock
+    assert a.state.discard == b.state.discard
 
 
 def test_round_two_does_not_reuse_the_rigged_order() -> None:
@@ -550,7 +560,7 @@ def test_round_two_does_not_reuse_the_rigged_order() -> None:
     game = new_game(preset("classic", target=100_000), ENDED_HANDS, upcard="Ks")
     run_out_stock(game)
     game.apply(EndRound())
-    everything = [c for h in game.hands for c in h] + game.stock + game.discard
+    everything = [c for h in game.state.hands for c in h] + game.state.stock + game.state.discard
     assert len(set(everything)) == 52
-    assert all(len(h) == 7 for h in game.hands)
+    assert all(len(h) == 7 for h in game.state.hands)
     assert isinstance(everything[0], Card)

@@ -4,6 +4,7 @@ deal sizes, card values, options and their refusal."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ PLAYER_RANGES = [("classic", 2, 4), ("parlett", 2, 7), ("500", 2, 8)]
 def test_player_counts_in_range_are_dealt(name: str, low: int, high: int) -> None:
     for n in range(low, high + 1):
         game = Game.new(preset(name), list(NAMES[:n]), seed=n)
-        assert len(game.hands) == n
+        assert len(game.state.hands) == n
 
 
 @pytest.mark.parametrize(("name", "low", "high"), PLAYER_RANGES)
@@ -72,11 +73,15 @@ DECKS = [
 
 
 @pytest.mark.parametrize(("name", "options", "n", "decks", "jokers"), DECKS)
-def test_decks_and_jokers(name: str, options: dict, n: int, decks: int, jokers: int) -> None:
+def test_decks_and_jokers(
+    name: str, options: dict[str, Any], n: int, decks: int, jokers: int
+) -> None:
     ruleset = preset(name, **options)
     assert ruleset.decks_for(n) == decks
     game = Game.new(ruleset, list(NAMES[:n]), seed=3)
-    everything = [c for hand in game.hands for c in hand] + game.stock + game.discard
+    everything = (
+        [c for hand in game.state.hands for c in hand] + game.state.stock + game.state.discard
+    )
     assert len(everything) == len(set(everything)) == 52 * decks + jokers
     faces = Counter(c.face for c in everything if not c.is_joker)
     assert len(faces) == 52
@@ -111,18 +116,18 @@ DEAL_SIZES = [
 
 
 @pytest.mark.parametrize(("name", "options", "n", "size"), DEAL_SIZES)
-def test_cards_dealt(name: str, options: dict, n: int, size: int) -> None:
+def test_cards_dealt(name: str, options: dict[str, Any], n: int, size: int) -> None:
     ruleset = preset(name, **options)
     assert ruleset.hand_size(n) == size
     game = Game.new(ruleset, list(NAMES[:n]), seed=5)
-    assert [len(h) for h in game.hands] == [size] * n
+    assert [len(h) for h in game.state.hands] == [size] * n
     # "the next stock card is turned up to start the discard pile"
-    assert len(game.discard) == 1
+    assert len(game.state.discard) == 1
     total = 52 * ruleset.decks_for(n) + ruleset.decks_for(n) * ruleset.jokers_per_deck
-    assert len(game.stock) == total - size * n - 1
+    assert len(game.state.stock) == total - size * n - 1
     view = game.view(None)
     assert [s.hand_size for s in view.seats] == [size] * n
-    assert view.stock_size == len(game.stock)
+    assert view.stock_size == len(game.state.stock)
     assert view.discard_size == 1
 
 
@@ -133,21 +138,21 @@ def test_deal_is_one_card_at_a_time_from_the_player_after_the_dealer() -> None:
         "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ad 2d 3d 4d 5d 6d 7d 8d Ah 2h 3h 4h 5h"
     )
     game = Game.new(preset("classic"), ["ann", "bob", "cat"], seed=9, deck=deck)
-    assert game.dealer == 2
-    assert game.current == 0
+    assert game.state.dealer == 2
+    assert game.state.current == 0
     for seat in range(3):
-        assert game.hands[seat] == deck[seat:21:3]
-    assert game.discard == [deck[21]]
-    assert game.stock[-1] == deck[22]  # the stock's top is its last element
-    assert game.stock[-4:] == deck[22:26][::-1]
+        assert game.state.hands[seat] == deck[seat:21:3]
+    assert game.state.discard == [deck[21]]
+    assert game.state.stock[-1] == deck[22]  # the stock's top is its last element
+    assert game.state.stock[-4:] == deck[22:26][::-1]
 
 
 def test_rigged_deck_naming_a_face_twice_gives_the_second_copy() -> None:
     ruleset = preset("500")  # five players: two decks
     deck = parse_cards("10h 10h")
     game = Game.new(ruleset, list(NAMES[:5]), seed=2, deck=deck)
-    assert game.hands[0][0] == Card(10, Suit.HEARTS, 0)
-    assert game.hands[1][0] == Card(10, Suit.HEARTS, 1)
+    assert game.state.hands[0][0] == Card(10, Suit.HEARTS, 0)
+    assert game.state.hands[1][0] == Card(10, Suit.HEARTS, 1)
 
 
 # --- card values ------------------------------------------------------------------------
@@ -199,7 +204,7 @@ VALUES = [
 
 
 @pytest.mark.parametrize(("name", "options", "text", "value"), VALUES)
-def test_card_value_in_hand(name: str, options: dict, text: str, value: int) -> None:
+def test_card_value_in_hand(name: str, options: dict[str, Any], text: str, value: int) -> None:
     ruleset = preset(name, **options)
     assert card_value(c(text), ruleset) == value
     assert ruleset.card_value(c(text)) == value
@@ -254,7 +259,9 @@ def test_must_discard_to_go_out_is_an_option_of_every_preset(name: str) -> None:
         ("500", {"ace_always_low": True}, "ace_high", False),
     ],
 )
-def test_options_of_each_preset(name: str, options: dict, field: str, value: object) -> None:
+def test_options_of_each_preset(
+    name: str, options: dict[str, Any], field: str, value: object
+) -> None:
     assert getattr(preset(name, **options), field) == value
 
 
@@ -290,7 +297,7 @@ def test_options_of_each_preset(name: str, options: dict, field: str, value: obj
         ("500", {"jokers": 1}),
     ],
 )
-def test_unavailable_or_impossible_options_are_refused(name: str, options: dict) -> None:
+def test_unavailable_or_impossible_options_are_refused(name: str, options: dict[str, Any]) -> None:
     with pytest.raises(RulesError) as info:
         preset(name, **options)
     assert str(info.value)  # with a reason

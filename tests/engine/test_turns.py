@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rummy import (
+    Action,
     Card,
     Discard,
     DrawStock,
@@ -19,6 +20,7 @@ from bot.rummy import (
     Phase,
     PlayerError,
     RoundEnd,
+    Ruleset,
     Suit,
     SwapJoker,
     TakeDiscard,
@@ -37,7 +39,7 @@ FIVE = preset("500")
 BASIC_HANDS = ["7h 8h 9h 2c 2d 2s Kd", "6h 5h 2h", ""]
 
 
-def basic(ruleset=CLASSIC) -> Game:
+def basic(ruleset: Ruleset = CLASSIC) -> Game:
     """ann to play; upcard Q♠; the stock's top cards are J♦ (ann) then 3♣ (bob)."""
     return new_game(ruleset, BASIC_HANDS, upcard="Qs", stock="Jd 3c")
 
@@ -52,7 +54,7 @@ def basic(ruleset=CLASSIC) -> Game:
     ],
     ids=str,
 )
-def test_a_turn_starts_with_a_draw(action) -> None:
+def test_a_turn_starts_with_a_draw(action: Action) -> None:
     game = basic()
     assert game.phase is Phase.DRAW
     refused(game, action)
@@ -60,24 +62,24 @@ def test_a_turn_starts_with_a_draw(action) -> None:
 
 def test_drawing_from_the_stock_takes_its_top_card() -> None:
     game = basic()
-    size = len(game.stock)
+    size = len(game.state.stock)
     game.apply(DrawStock())
-    assert card("Jd") in game.hands[0]
-    assert len(game.hands[0]) == 8
-    assert len(game.stock) == size - 1
-    assert game.stock[-1] == card("3c")
+    assert card("Jd") in game.state.hands[0]
+    assert len(game.state.hands[0]) == 8
+    assert len(game.state.stock) == size - 1
+    assert game.state.stock[-1] == card("3c")
     assert game.phase is Phase.PLAY
 
 
 def test_taking_the_discard_takes_the_upcard() -> None:
     game = basic()
     game.apply(TakeDiscard())
-    assert card("Qs") in game.hands[0]
-    assert game.discard == []
+    assert card("Qs") in game.state.hands[0]
+    assert game.state.discard == []
 
 
 @pytest.mark.parametrize("second", [DrawStock(), TakeDiscard(), EndRound()], ids=str)
-def test_exactly_one_draw(second) -> None:
+def test_exactly_one_draw(second: Action) -> None:
     game = basic()
     game.apply(DrawStock())
     refused(game, second)
@@ -96,9 +98,9 @@ def test_only_the_current_player_acts(who: str) -> None:
 
 def test_the_player_after_the_dealer_starts_round_one() -> None:
     game = basic()
-    assert game.current == 0
+    assert game.state.current == 0
     assert game.current_player == "ann"
-    assert game.dealer == 2
+    assert game.state.dealer == 2
 
 
 # --- discarding --------------------------------------------------------------------------
@@ -108,9 +110,9 @@ def test_discard_ends_the_turn_and_the_next_player_draws() -> None:
     game = basic()
     game.apply(DrawStock())
     game.apply(Discard(card("Kd")))
-    assert game.discard[-1] == card("Kd")
-    assert card("Kd") not in game.hands[0]
-    assert len(game.hands[0]) == 7
+    assert game.state.discard[-1] == card("Kd")
+    assert card("Kd") not in game.state.hands[0]
+    assert len(game.state.hands[0]) == 7
     assert game.current_player == "bob"
     assert game.phase is Phase.DRAW
 
@@ -119,17 +121,17 @@ def test_a_card_drawn_from_the_stock_may_be_discarded_at_once() -> None:
     game = basic()
     game.apply(DrawStock())
     game.apply(Discard(card("Jd")))
-    assert game.discard[-1] == card("Jd")
+    assert game.state.discard[-1] == card("Jd")
 
 
 @pytest.mark.parametrize("ruleset", [CLASSIC, PARLETT, FIVE], ids=["classic", "parlett", "500"])
-def test_the_card_just_taken_from_the_discard_pile_may_not_be_discarded(ruleset) -> None:
+def test_the_card_just_taken_from_the_discard_pile_may_not_be_discarded(ruleset: Ruleset) -> None:
     game = basic(ruleset)
     game.apply(TakeDiscard())
     refused(game, Discard(card("Qs")))
     assert Discard(card("Qs")) not in game.legal_actions()
     game.apply(Discard(card("Kd")))  # any other card: fine
-    assert game.discard == [card("Kd")]
+    assert game.state.discard == [card("Kd")]
 
 
 def test_taking_the_top_card_carries_no_other_duty_in_500() -> None:
@@ -142,16 +144,17 @@ def test_taking_the_top_card_carries_no_other_duty_in_500() -> None:
 
 def test_a_twin_of_the_card_just_taken_may_be_discarded() -> None:
     # 500 with five players: two decks. ann holds the first 10♥; the upcard is its twin.
+    # Naming either copy means "a ten of hearts": the one that may be discarded goes.
     hands = ["10h 4c", "", "", "", ""]
     game = new_game(FIVE, hands, upcard="10h", stock="")
     first, twin = Card(10, Suit.HEARTS, 0), Card(10, Suit.HEARTS, 1)
-    assert first in game.hands[0]
-    assert game.discard == [twin]
+    assert first in game.state.hands[0]
+    assert game.state.discard == [twin]
     game.apply(TakeDiscard())
-    refused(game, Discard(twin))
-    game.apply(Discard(first))
-    assert game.discard == [first]
-    assert twin in game.hands[0]
+    assert game.resolve(Discard(twin)) == Discard(first)
+    game.apply(Discard(twin))
+    assert game.state.discard == [first]
+    assert twin in game.state.hands[0]
 
 
 def test_discarding_a_card_not_held_is_refused() -> None:
@@ -168,14 +171,14 @@ def test_melds_are_numbered_in_order_and_remember_who_placed_them() -> None:
     game.apply(DrawStock())
     game.apply(Meld(cards("2c 2d 2s")))
     game.apply(Meld(cards("9h 7h 8h")))
-    assert [m.id for m in game.melds] == [1, 2]
-    first, second = game.melds
+    assert [m.id for m in game.state.melds] == [1, 2]
+    first, second = game.state.melds
     assert first.kind is MeldKind.SET
     assert second.kind is MeldKind.RUN
     assert first.owner == second.owner == "ann"
-    assert all(p.placed_by == "ann" for m in game.melds for p in m.cards)
+    assert all(p.placed_by == "ann" for m in game.state.melds for p in m.cards)
     assert [p.rank for p in second.cards] == [7, 8, 9]
-    assert sorted(game.hands[0]) == sorted(cards("Kd Jd"))
+    assert sorted(game.state.hands[0]) == sorted(cards("Kd Jd"))
     assert game.view(None).seats[0].has_melded
 
 
@@ -194,7 +197,7 @@ def test_the_player_chooses_what_a_joker_stands_for() -> None:
         if joker.rank == 4:
             low = r
     game.apply(Meld(cards("5h 6h JK"), reading=low))
-    placed = {p.card: (p.rank, p.suit) for p in game.melds[0].cards}
+    placed = {p.card: (p.rank, p.suit) for p in game.state.melds[0].cards}
     assert placed[Card.joker()] == (4, Suit.HEARTS)
 
 
@@ -214,7 +217,7 @@ def test_lay_off_onto_another_players_meld() -> None:
     ann_melds_run_and_set(game)
     game.apply(LayOff(cards("5h 6h"), 1))  # two cards at once, no meld of bob's own needed
     game.apply(LayOff(cards("2h"), 2))
-    run, group = game.melds
+    run, group = game.state.melds
     assert run.owner == "ann"
     assert group.owner == "ann"
     assert [(p.rank, p.placed_by) for p in run.cards] == [
@@ -254,7 +257,7 @@ def test_a_set_holds_at_most_four_cards() -> None:
     [(CLASSIC, False), (PARLETT, False), (preset("parlett", ace_high=True), True), (FIVE, True)],
     ids=["classic", "parlett", "parlett-high", "500"],
 )
-def test_lay_off_an_ace_above_the_king(ruleset, allowed: bool) -> None:
+def test_lay_off_an_ace_above_the_king(ruleset: Ruleset, allowed: bool) -> None:
     game = new_game(ruleset, ["Jc Qc Kc", "Ac 2c", ""], upcard="9d", stock="4h 5s", seed=4)
     game.apply(DrawStock())
     game.apply(Meld(cards("Jc Qc Kc")))
@@ -263,7 +266,7 @@ def test_lay_off_an_ace_above_the_king(ruleset, allowed: bool) -> None:
     action = LayOff(cards("Ac"), 1)
     if allowed:
         game.apply(action)
-        assert [p.rank for p in game.melds[0].cards] == [11, 12, 13, 14]
+        assert [p.rank for p in game.state.melds[0].cards] == [11, 12, 13, 14]
         refused(game, LayOff(cards("2c"), 1))  # never K-A-2
     else:
         refused(game, action)
@@ -280,7 +283,7 @@ def test_melds_are_never_rearranged_a_joker_keeps_its_place() -> None:
     refused(game, LayOff(cards("7h"), 1))
     game.apply(LayOff(cards("8h"), 1))
     game.apply(LayOff(cards("4h"), 1))
-    assert [(str(p.card), p.rank) for p in game.melds[0].cards] == [
+    assert [(str(p.card), p.rank) for p in game.state.melds[0].cards] == [
         ("4♥", 4),
         ("5♥", 5),
         ("6♥", 6),
@@ -312,7 +315,7 @@ def test_limit_layoffs_one_card_per_turn_a_meld_earlier_in_the_turn_counts(name:
     # ann's next turn: one more card
     game.apply(DrawStock())
     game.apply(LayOff(cards("Jh"), 1))
-    assert len(game.melds[0].cards) == 5
+    assert len(game.state.melds[0].cards) == 5
 
 
 @pytest.mark.parametrize("name", ["classic", "500"])
@@ -332,7 +335,7 @@ def test_without_the_limit_anyone_lays_off_any_number(name: str) -> None:
 OUT_HANDS = ["3c 4c 5c 6c 9d 9h 9s", "Kc Qd Jh 10s 8c 7d 2h", "Ac 2d 3h 4s 5d 6h 7s"]
 
 
-def out_game(ruleset=CLASSIC) -> Game:
+def out_game(ruleset: Ruleset = CLASSIC) -> Game:
     """ann draws 9♣ and can meld everything: 3-4-5-6♣ and 9♣ 9♦ 9♥ 9♠."""
     return new_game(ruleset, OUT_HANDS, upcard="Kd", stock="9c")
 
@@ -448,23 +451,23 @@ def test_legal_actions_are_all_allowed() -> None:
 DEEP_HANDS = ["Qc 3d 7s", "9s", "5h 5c 2s 3s 4s Jh 8c"]
 
 
-def deep_game(ruleset=FIVE) -> Game:
+def deep_game(ruleset: Ruleset = FIVE) -> Game:
     game = new_game(ruleset, DEEP_HANDS, upcard="5d", stock="Kh Kd 2c")
     game.apply(DrawStock())
     game.apply(Discard(card("Qc")))
     game.apply(DrawStock())
     game.apply(Discard(card("9s")))
     assert game.current_player == "cat"
-    assert game.discard == cards("5d Qc 9s")
+    assert game.state.discard == cards("5d Qc 9s")
     return game
 
 
 def test_500_take_a_deeper_card_with_every_card_above_it() -> None:
     game = deep_game()
     game.apply(TakeDiscard(3))
-    assert game.discard == []
-    assert set(cards("5d Qc 9s")) <= set(game.hands[2])
-    assert len(game.hands[2]) == 10
+    assert game.state.discard == []
+    assert set(cards("5d Qc 9s")) <= set(game.state.hands[2])
+    assert len(game.state.hands[2]) == 10
     assert game.view("cat").must_use == card("5d")
 
 
@@ -485,7 +488,7 @@ def test_500_the_other_cards_taken_may_be_discarded_the_same_turn(other: str) ->
     game.apply(TakeDiscard(3))
     game.apply(Meld(cards("5c 5d 5h")))
     game.apply(Discard(card(other)))
-    assert game.discard == [card(other)]
+    assert game.state.discard == [card(other)]
 
 
 def test_500_a_deep_take_is_refused_when_the_lowest_card_cannot_be_used() -> None:
@@ -503,7 +506,7 @@ def test_500_cannot_take_more_cards_than_the_pile_holds() -> None:
 
 
 @pytest.mark.parametrize("ruleset", [CLASSIC, PARLETT], ids=["classic", "parlett"])
-def test_only_500_takes_deeper_than_the_top_card(ruleset) -> None:
+def test_only_500_takes_deeper_than_the_top_card(ruleset: Ruleset) -> None:
     game = deep_game(ruleset)
     refused(game, TakeDiscard(3))  # would be usable, but not in this preset
     refused(game, TakeDiscard(2))
@@ -514,7 +517,7 @@ def test_only_500_takes_deeper_than_the_top_card(ruleset) -> None:
 LAYOFF_DEEP_HANDS = ["9h 10h Jh Qc", "2c 5d 9s Kc 4s Ad 7c", ""]
 
 
-def layoff_deep_game(ruleset) -> Game:
+def layoff_deep_game(ruleset: Ruleset) -> Game:
     game = new_game(ruleset, LAYOFF_DEEP_HANDS, upcard="8h", stock="3d 6d")
     game.apply(DrawStock())
     game.apply(Meld(cards("9h 10h Jh")))
@@ -526,8 +529,8 @@ def test_500_deep_take_usable_by_a_lay_off_on_the_table() -> None:
     game = layoff_deep_game(FIVE)
     game.apply(TakeDiscard(2))
     game.apply(LayOff(cards("8h"), 1))
-    assert [p.rank for p in game.melds[0].cards] == [8, 9, 10, 11]
-    assert game.melds[0].cards[0].placed_by == "bob"
+    assert [p.rank for p in game.state.melds[0].cards] == [8, 9, 10, 11]
+    assert game.state.melds[0].cards[0].placed_by == "bob"
     game.apply(Discard(card("Qc")))
 
 
@@ -557,14 +560,14 @@ def swap_game() -> Game:
 def test_swap_the_natural_card_a_joker_stands_for_in_a_run() -> None:
     game = swap_game()
     game.apply(SwapJoker(1, card("7h")))
-    assert Card.joker(0) in game.hands[1]
-    assert card("7h") not in game.hands[1]
-    assert [(p.card, p.rank, p.suit) for p in game.melds[0].cards] == [
+    assert Card.joker(0) in game.state.hands[1]
+    assert card("7h") not in game.state.hands[1]
+    assert [(p.card, p.rank, p.suit) for p in game.state.melds[0].cards] == [
         (card("5h"), 5, Suit.HEARTS),
         (card("6h"), 6, Suit.HEARTS),
         (card("7h"), 7, Suit.HEARTS),
     ]
-    assert game.melds[0].cards[2].placed_by == "bob"
+    assert game.state.melds[0].cards[2].placed_by == "bob"
     # whether or not the player has melded before: bob had not
     assert not game.view(None).seats[1].has_melded
     # the joker may be used later
@@ -581,8 +584,8 @@ def test_swap_in_a_run_needs_exactly_the_card_the_joker_stands_for(text: str) ->
 def test_a_set_joker_may_be_replaced_by_any_missing_suit(text: str) -> None:
     game = swap_game()
     game.apply(SwapJoker(2, card(text)))
-    assert Card.joker(1) in game.hands[1]
-    placed = {(p.rank, p.suit) for p in game.melds[1].cards}
+    assert Card.joker(1) in game.state.hands[1]
+    placed = {(p.rank, p.suit) for p in game.state.melds[1].cards}
     assert placed == {(8, Suit.CLUBS), (8, Suit.DIAMONDS), (8, card(text).suit)}
 
 
@@ -605,7 +608,7 @@ def test_a_joker_may_be_swapped_out_of_ones_own_meld() -> None:
     game.apply(DrawStock())
     game.apply(Meld(cards("5h 6h JK"), reading=seven))
     game.apply(SwapJoker(1, card("7h")))
-    assert Card.joker() in game.hands[0]
+    assert Card.joker() in game.state.hands[0]
 
 
 def test_a_set_joker_cannot_take_a_suit_already_in_the_set_two_decks() -> None:
@@ -635,11 +638,11 @@ def test_no_joker_swap_in_500_even_with_jokers() -> None:
 
 
 @pytest.mark.parametrize("ruleset", [CLASSIC, FIVE], ids=["classic", "500"])
-def test_end_round_only_on_an_empty_stock(ruleset) -> None:
+def test_end_round_only_on_an_empty_stock(ruleset: Ruleset) -> None:
     game = basic(ruleset)
     refused(game, EndRound())
     run_out_stock(game)
-    assert game.stock == []
+    assert game.state.stock == []
     refused(game, DrawStock())
     assert EndRound() in game.legal_actions()
     game.apply(EndRound())
@@ -648,12 +651,12 @@ def test_end_round_only_on_an_empty_stock(ruleset) -> None:
 
 
 @pytest.mark.parametrize("ruleset", [CLASSIC, FIVE], ids=["classic", "500"])
-def test_on_an_empty_stock_the_discard_may_be_taken_instead(ruleset) -> None:
+def test_on_an_empty_stock_the_discard_may_be_taken_instead(ruleset: Ruleset) -> None:
     game = basic(ruleset)
     run_out_stock(game)
-    top = game.discard[-1]
+    top = game.state.discard[-1]
     game.apply(TakeDiscard())
-    assert top in game.hands[game.current]
+    assert top in game.state.hands[game.state.current]
     refused(game, EndRound())  # after drawing, too late
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.rummy import (
+    Card,
     Discard,
     DrawStock,
     Game,
@@ -24,15 +25,15 @@ def game_for(name: str) -> Game:
     return new_game(preset(name), HANDS, upcard="Qs", stock="Jd 3c 4s 8c")
 
 
-def hidden_from(game: Game, viewer: str | None) -> set:
+def hidden_from(game: Game, viewer: str | None) -> set[Card]:
     """Cards the viewer may not know: other hands, the stock, and (outside 500) the
     discard pile below its top card."""
-    hidden = set(game.stock)
-    for seat, hand in enumerate(game.hands):
+    hidden = set(game.state.stock)
+    for seat, hand in enumerate(game.state.hands):
         if game.players[seat] != viewer:
             hidden |= set(hand)
     if not game.ruleset.deep_discard:
-        hidden |= set(game.discard[:-1])
+        hidden |= set(game.state.discard[:-1])
     return hidden
 
 
@@ -62,7 +63,7 @@ def test_a_player_sees_their_own_hand(viewer: str) -> None:
     view = game.view(viewer)
     seat = game.players.index(viewer)
     assert view.viewer == viewer
-    assert sorted(view.hand) == sorted(game.hands[seat])
+    assert sorted(view.hand) == sorted(game.state.hands[seat])
 
 
 @pytest.mark.parametrize("viewer", [None, "zed"])
@@ -143,7 +144,7 @@ def test_500_shows_the_whole_discard_pile_bottom_first() -> None:
 def test_a_finished_round_shows_its_hands_and_scores() -> None:
     hands = ["3c 4c 5c 6c 9d 9h 9s", "Kc Qd Jh 10s 8c 7d 2h", "Ac 2d 3h 4s 5d 6h 7s"]
     game = new_game(preset("classic"), hands, upcard="Kd", stock="9c")
-    game.scores = [15, 0, 0]  # set directly: ann's 85 points reach the target
+    game.state.scores = [15, 0, 0]  # set directly: ann's 85 points reach the target
     game.apply(DrawStock())
     game.apply(Meld(cards("3c 4c 5c 6c")))
     game.apply(Meld(cards("9c 9d 9h 9s")))

@@ -7,6 +7,7 @@ the same whatever the engine's dealing or move logic does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from bot.rummy.cards import Card, Suit, parse_cards
 from bot.rummy.melds import MeldKind, PlacedCard, TableMeld
@@ -238,12 +239,18 @@ def deep_discard_table() -> GameView:
     )
 
 
-def round_result(round_no: int, totals: Sequence[int], points: Sequence[int]) -> RoundResult:
+def round_result(
+    round_no: int,
+    totals: Sequence[int],
+    points: Sequence[int],
+    reason: RoundEnd = RoundEnd.WENT_OUT,
+    ender: str | None = "bob",
+) -> RoundResult:
     hands = (cards("kd 7h"), (), cards("as 2s 3c jk 9d 9h 10s"), cards("4c"))
     return RoundResult(
         round_no=round_no,
-        reason=RoundEnd.WENT_OUT,
-        ender="bob",
+        reason=reason,
+        ender=ender,
         hands=hands,
         hand_values=(17, 0, 51, 4),
         placed_values=(35, 60, 12, 20),
@@ -306,11 +313,42 @@ def thirty_card_hand() -> GameView:
     return hand_view(text, drawn="ks#2")
 
 
+def deep_take_hand() -> GameView:
+    """Rummy 500, just took twenty cards from the pile: the deepest one must be used now."""
+    held = "2c 9c qc 5d jh ks"
+    taken = "ac 3c 4c 7c 10c kc 2d 4d 7d 9d qd 3h 6h 8h 10h 2s 4s 6s 8s js"
+    return hand_view(f"{held} {taken}", drawn=taken, must_use="ac")
+
+
 def hand_scoring_round() -> tuple[GameView, RoundResult]:
     """A Rummy 500 round: points are what each melded minus what they still hold."""
     base = deep_discard_table()
     result = round_result(5, totals=(328, 335, -79, 136), points=(18, 60, -39, 16))
     return base, result
+
+
+def blocked_round() -> tuple[GameView, RoundResult]:
+    """Parlett, the round blocked: the lowest hand (Dee's 4) takes the difference from each."""
+    base = finished_game()
+    table = view(preset("parlett"), base.seats, stock_size=0, round_no=5)
+    result = round_result(5, totals=(13, 100, 50, 63), points=(0, 0, 0, 13 + 47 + 0), ender=None)
+    return table, replace(result, reason=RoundEnd.BLOCKED)
+
+
+def ended_round() -> tuple[GameView, RoundResult]:
+    """Classic, Ann ended the round on an empty stock; the lowest hand scores."""
+    base = finished_game()
+    table = view(preset("classic"), base.seats, stock_size=0, round_no=3)
+    result = round_result(3, totals=(13, 100, 50, 63), points=(0, 0, 0, 60), ender="ann")
+    return table, replace(result, reason=RoundEnd.ENDED)
+
+
+WORLD_NAMES = {
+    "ann": "🔥Blaze🔥",
+    "bob": "李小龙",
+    "cpu-1": "山田 はなこ",
+    "dee": "김민준",
+}
 
 
 def standings() -> list[StandingRow]:

@@ -6,7 +6,10 @@ import pytest
 
 from bot.rummy.cards import Card
 from rendering import layout_hand, sorted_hand
-from rendering.layout import CardItem, Label, Layout
+from rendering.hand import SIZE, STEP
+from rendering.layout import CardItem, Label, Layout, Rect
+from rendering.sprites import CardArt, sprite
+from rendering.theme import DARK
 from tests.rendering import scenes
 
 
@@ -79,3 +82,29 @@ def test_an_empty_hand_says_so() -> None:
     layout = layout_hand(scenes.hand_view(""))
     assert labels(layout)["empty"].text == "no cards in hand"
     assert faces(layout) == []
+
+
+@pytest.mark.parametrize("text", ["7h", "10s", "kd", "ac", "jk"])
+def test_a_covered_card_shows_no_sliver_of_its_big_mark(text: str) -> None:
+    """Between the corner strip and the next card of the fan, a card is plain face."""
+    card = Card.parse(text)
+    art = CardArt.of(card, SIZE, "dark", False)
+    picture = sprite(art).image
+    edge = 3
+    seen = picture.crop((SIZE.strip + 1, edge, STEP, SIZE.height - edge))
+    face = DARK.joker_face if card.is_joker else DARK.card_face
+    colours = [tuple(c) for _, c in seen.getcolors(maxcolors=4096) or [] if isinstance(c, tuple)]
+    inked = [c for c in colours if max(abs(a - b) for a, b in zip(c, face, strict=True)) > 12]
+    assert not inked, f"{text}: {inked[:5]}"  # resampling leaves only invisible ripples
+
+
+def test_a_big_take_is_marked_calmly() -> None:
+    view = scenes.deep_take_hand()
+    layout = layout_hand(view)
+    shown = labels(layout)
+    assert not [n for n in shown if n.startswith("mark:") and n.endswith(":NEW")]
+    bars = [i for i in layout.items if isinstance(i, Rect) and i.fill == DARK.mark_new]
+    assert len(bars) == len(view.drawn) == 20
+    cards = [i for i in layout.items if isinstance(i, CardItem)]
+    assert len({c.y for c in cards if c.art.rank != 1}) == 2  # only the USE card stands up
+    assert "20 cards" in shown["legend:NEW:text"].text

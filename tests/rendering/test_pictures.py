@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 import rendering
-from bot.rummy.views import GameView
+from bot.rummy.views import GameView, RoundResult
 from rendering.layout import Box, CardItem, Layout
 from rendering.sprites import clear_cache
 from tests.rendering import scenes
@@ -50,9 +50,14 @@ def _hand(name: str, scene: Callable[[], GameView], **options: Any) -> Case:
 
 
 def _summary(name: str, theme: str) -> Case:
+    result: RoundResult | None
     view, result = scenes.hand_scoring_round()
     if name == "game_over":
         view, result = scenes.finished_game(), None
+    elif name == "blocked":
+        view, result = scenes.blocked_round()
+    elif name == "ended":
+        view, result = scenes.ended_round()
     return Case(
         f"summary_{name}_{theme}",
         lambda: rendering.layout_round_summary(view, result, names=scenes.NAMES, theme=theme),
@@ -106,7 +111,11 @@ CASES = [
     _table("seven_players_two_decks_dark", scenes.crowded_table, names=CROWDED),
     _table("deep_discard_40_dark", scenes.deep_discard_table, names=NAMES),
     _table("game_over_light", scenes.finished_game, names=NAMES, theme="light"),
+    _table("deep_discard_40_light", scenes.deep_discard_table, names=NAMES, theme="light"),
+    _table("game_over_dark", scenes.finished_game, names=NAMES),
     _table("ids_only_dark", scenes.benchmark_table),
+    _table("world_names_dark", scenes.classic_table, names=scenes.WORLD_NAMES),
+    _table("world_names_light", scenes.classic_table, names=scenes.WORLD_NAMES, theme="light"),
     _hand("13_cards_dark", scenes.thirteen_card_hand),
     _hand(
         "13_cards_by_rank_light_four_colour",
@@ -117,8 +126,14 @@ CASES = [
     ),
     _hand("30_cards_dark", scenes.thirty_card_hand),
     _hand("empty_light", lambda: scenes.hand_view(""), theme="light"),
+    _hand("deep_take_dark", scenes.deep_take_hand),
+    _hand("deep_take_light", scenes.deep_take_hand, theme="light"),
     _summary("hand_scoring", "dark"),
+    _summary("hand_scoring", "light"),
     _summary("game_over", "light"),
+    _summary("game_over", "dark"),
+    _summary("blocked", "dark"),
+    _summary("ended", "light"),
     _chart("dark"),
     _chart("light"),
     *_league("dark"),

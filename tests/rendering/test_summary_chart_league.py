@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from rendering import (
@@ -14,7 +15,7 @@ from rendering import (
 from rendering.chart import nice_ticks
 from rendering.layout import Label, Layout, Line
 from rendering.text import ELLIPSIS
-from rendering.theme import DARK, player_colour
+from rendering.theme import DARK, THEMES, player_colour
 from tests.rendering import scenes
 
 
@@ -82,7 +83,8 @@ def test_standings_without_rows_and_with_big_ratings() -> None:
     assert texts(layout_standings([], title="Standings"))["empty"] == "No games played yet"
     row = replace(scenes.standings()[0], rating=1512.4, points_for=123456)
     shown = texts(layout_standings([row], title="Standings"))
-    assert shown["Rating:0"] == "1512"
+    assert shown["Rating:0"] == "1,512"
+    assert shown["For:0"] == "123,456"
     assert "page" not in shown
 
 
@@ -100,3 +102,38 @@ def test_standing_row_is_a_plain_value() -> None:
     row = StandingRow(1, "Ann", 3, 2, 2 / 3, 25.0, 100, 50)
     assert row == StandingRow(1, "Ann", 3, 2, 2 / 3, 25.0, 100, 50)
     assert hash(row) == hash(StandingRow(1, "Ann", 3, 2, 2 / 3, 25.0, 100, 50))
+
+
+def test_summary_says_why_a_round_without_a_winner_scored() -> None:
+    view, result = scenes.blocked_round()
+    shown = texts(layout_round_summary(view, result, names=scenes.NAMES))
+    assert shown["title"] == "Round 5 · the round was blocked"
+    assert shown["why"].startswith("No one went out: the lowest hand (4)")
+    assert shown["tag:3"] == "lowest hand"
+    view, result = scenes.ended_round()
+    shown = texts(layout_round_summary(view, result, names=scenes.NAMES))
+    assert shown["title"] == "Round 3 · Ann ended the round on an empty stock"
+    assert shown["tag:3"] == "lowest hand"
+
+
+def test_summary_names_are_not_cut_while_the_cards_have_room() -> None:
+    view, result = scenes.hand_scoring_round()
+    names = {**scenes.NAMES, "bob": "Maximiliana Bartholomew"}
+    shown = texts(layout_round_summary(view, result, names=names))
+    assert shown["name:1"] == "Maximiliana Bartholomew"
+    names["bob"] = scenes.LONG_NAME * 2  # no room for this one
+    assert texts(layout_round_summary(view, result, names=names))["name:1"].endswith(ELLIPSIS)
+
+
+def test_chart_target_is_clear_of_the_players() -> None:
+    view = scenes.finished_game()
+    for theme in THEMES.values():
+        layout = layout_score_chart(view, names=scenes.NAMES, theme=theme.name)
+        target = next(i for i in layout.items if isinstance(i, Label) and i.name == "target")
+        assert target.colour not in theme.players
+        assert all(math.dist(target.colour, p) > 80 for p in theme.players)  # plainly apart
+        lines = [i for i in layout.items if isinstance(i, Line) and not i.dashed]
+        for line in lines:  # no player's point lies under the label
+            for x, y in line.points:
+                box = target.box
+                assert not (box.x0 - 6 <= x <= box.x1 + 6 and box.y0 - 6 <= y <= box.y1 + 6)

@@ -9,7 +9,8 @@ from bot.rummy.cards import Suit
 from bot.rummy.rules import preset
 from rendering import layout_table
 from rendering.layout import CardItem, Dot, Label, Layout
-from rendering.table import CARD_SIZES, DOT
+from rendering.style import WIDTH
+from rendering.table import CANDIDATES, DOT
 from rendering.text import ELLIPSIS
 from rendering.theme import DARK, player_colour
 from tests.rendering import scenes
@@ -23,11 +24,15 @@ def cards(layout: Layout) -> list[CardItem]:
     return [i for i in layout.items if isinstance(i, CardItem)]
 
 
-def test_every_meld_is_labelled_with_its_number() -> None:
+def test_every_meld_is_labelled_with_its_number_on_a_badge() -> None:
     view = scenes.crowded_table()
-    shown = texts(layout_table(view, names=scenes.CROWDED_NAMES))
+    layout = layout_table(view, names=scenes.CROWDED_NAMES)
+    badges = {i.name: i for i in layout.items if isinstance(i, Label) and i.kind == "meld"}
+    assert set(badges) == {f"meld:{m.id}" for m in view.melds}
     for meld in view.melds:
-        assert shown[f"meld:{meld.id}"] == f"#{meld.id}"
+        badge = badges[f"meld:{meld.id}"]
+        assert badge.text == str(meld.id)
+        assert badge.background == DARK.badge
 
 
 def test_every_player_has_name_count_score_and_the_dealer_and_turn_are_tagged() -> None:
@@ -45,8 +50,8 @@ def test_every_player_has_name_count_score_and_the_dealer_and_turn_are_tagged() 
     assert shown["stock"] == "Stock · 23"
 
 
-def test_laid_off_cards_get_a_dot_in_the_colour_of_who_laid_them_off() -> None:
-    view = scenes.classic_table()
+def test_laid_off_cards_get_a_dot_in_the_colour_of_who_laid_them_off_in_500() -> None:
+    view = replace(scenes.classic_table(), ruleset=preset("500"))
     layout = layout_table(view, names=scenes.NAMES)
     dots = [i for i in layout.items if isinstance(i, Dot) and i.box.width == DOT]
     seat_of = {s.player: s.seat for s in view.seats}
@@ -64,6 +69,12 @@ def test_laid_off_cards_get_a_dot_in_the_colour_of_who_laid_them_off() -> None:
 def test_no_lay_offs_no_legend() -> None:
     view = scenes.benchmark_table()
     assert "legend" not in texts(layout_table(view))
+
+
+def test_no_lay_off_dots_where_scoring_does_not_depend_on_who_laid_off() -> None:
+    layout = layout_table(scenes.classic_table(), names=scenes.NAMES)  # classic has lay-offs
+    assert not [i for i in layout.items if isinstance(i, Dot) and i.box.width == DOT]
+    assert "legend" not in texts(layout)
 
 
 def test_jokers_on_the_table_show_what_they_stand_for() -> None:
@@ -98,6 +109,14 @@ def test_rummy_500_fans_the_whole_pile_with_depths() -> None:
     assert (top.art.rank, top.art.suit) == view.discard[-1].face
     assert boxes["depth:1"].x0 >= top.x  # depth 1 sits under the top card
     assert boxes["depth:40"].y0 < boxes["depth:1"].y0  # the pile wraps onto a second row
+    # Only the true top card is drawn whole: the card ending a wrapped row is cut to its
+    # strip like every card under the top, so it cannot pass for the top.
+    assert top.art.cut == 0
+    assert all(c.art.cut > 0 for c in pile[:-1])
+    depth = {i.name: i for i in layout.items if isinstance(i, Label) and i.kind == "depth"}
+    assert len(depth) == 40
+    assert depth["depth:1"].background == DARK.accent
+    assert all(d.background is None for name, d in depth.items() if name != "depth:1")
 
 
 def test_long_names_are_cut_with_an_ellipsis_and_ids_stand_in_for_missing_names() -> None:
@@ -105,7 +124,8 @@ def test_long_names_are_cut_with_an_ellipsis_and_ids_stand_in_for_missing_names(
     shown = texts(layout)
     assert shown["name:1"].endswith(ELLIPSIS)
     assert scenes.LONG_NAME.startswith(shown["name:1"][:-1].rstrip())
-    assert shown["name:6"] == "112233445566778899"  # an empty display name
+    assert shown["name:6"].rstrip(ELLIPSIS)  # an empty display name: the id, cut to fit
+    assert "112233445566778899".startswith(shown["name:6"].rstrip(ELLIPSIS))
     assert shown["name:2"] == "cpu-1"  # no display name at all
 
 
@@ -115,17 +135,39 @@ def test_game_over_shows_the_winners() -> None:
     assert shown["banner"] == "★ Game over · Bob wins!"
     assert "winner:1" in shown
     assert "turn" not in shown
+    assert not any(name.startswith("nomelds") for name in shown)  # not "yet" at game over
+
+
+def test_no_melds_yet_during_play() -> None:
+    shown = texts(layout_table(scenes.classic_table(), names=scenes.NAMES))
+    assert shown["nomelds:2"] == "no melds yet"
 
 
 def test_a_crowded_table_shrinks_its_cards() -> None:
     players = [f"p{i}" for i in range(8)]
-    melds = [
-        scenes.run(i + 1, players[i % 8], Suit(i % 4), 1, 9 + i % 5, copy=i % 2) for i in range(40)
+    melds = [  # both decks on the table
+        scenes.run(i + 1, players[i % 8], Suit(i % 4), 1 + (i * 3) % 10, 3, copy=i % 2)
+        for i in range(36)
     ]
     view = scenes.view(preset("500"), scenes.seats(players), melds=melds)
     layout = layout_table(view)
-    sizes = {c.art.size for c in cards(layout)}
-    assert sizes == {CARD_SIZES[-1]}
+    widths = {c.art.size.width for c in cards(layout)}
+    assert len(widths) == 1
+    assert widths.pop() < CANDIDATES[False][0][1]
+    assert layout.height <= WIDTH  # at most as high as wide
+
+
+def test_a_small_table_is_landscape() -> None:
+    layout = layout_table(scenes.classic_table(), names=scenes.NAMES)
+    assert layout.height <= 0.65 * layout.width
+    assert {c.art.size.width for c in cards(layout)} == {CANDIDATES[True][0][1]}
+
+
+def test_scores_have_thousands_separators() -> None:
+    view = scenes.classic_table()
+    seats = (replace(view.seats[0], score=12345), *view.seats[1:])
+    shown = texts(layout_table(replace(view, seats=seats), names=scenes.NAMES))
+    assert shown["score:0"] == "12,345 pts"
 
 
 def test_turn_line_fits_with_a_long_name() -> None:

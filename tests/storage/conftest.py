@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,7 @@ import pytest
 from bot.rummy import Game, preset
 from bot.rummy.players import random_action
 from bot.sessions import Session, SessionManager
-from bot.storage import Database, NewSeat
+from bot.storage import Database, NewSeat, SeatKind
 
 GUILD = 1000
 CHANNEL = 2000
@@ -45,21 +45,48 @@ def two_humans() -> list[NewSeat]:
     return [NewSeat.human(ANN, "Ann"), NewSeat.human(BOB, "Bob")]
 
 
+def store_of(manager: SessionManager) -> Database:
+    """The manager's database, for tests that look at what was stored."""
+    store = manager._store
+    assert isinstance(store, Database)
+    return store
+
+
+def engine_game(session: Session) -> Game:
+    """The committed game behind a session, for tests that drive or compare it."""
+    game = session._game
+    assert game is not None
+    return game
+
+
 async def start_game(
     manager: SessionManager,
     channel: int = CHANNEL,
-    seats: list[NewSeat] | None = None,
+    seats: Sequence[NewSeat] | None = None,
     seed: int = 7,
+    guild: int = GUILD,
     **options: object,
 ) -> Session:
-    return await manager.start(
-        guild_id=GUILD,
+    """A dealt game: the first seat opens the lobby, the others join, the host deals."""
+    seats = list(seats or two_humans())
+    host = seats[0]
+    assert host.user_id is not None
+    session = await manager.create_lobby(
+        guild_id=guild,
         channel_id=channel,
-        host_id=ANN,
+        host_id=host.user_id,
+        host_name=host.display_name,
         ruleset=preset("classic", **options),
-        seats=seats or two_humans(),
         seed=seed,
     )
+    for seat in seats[1:]:
+        if seat.kind is SeatKind.COMPUTER:
+            await session.add_computer(host.user_id, seat.level or "normal", moderator=False)
+        else:
+            assert seat.user_id is not None
+            await session.join(seat.user_id, seat.display_name)
+    await session.start(host.user_id, moderator=False)
+    return session
 
 
 async def play(session: Session, actions: int, rng: random.Random) -> None:
@@ -67,5 +94,7 @@ async def play(session: Session, actions: int, rng: random.Random) -> None:
     for _ in range(actions):
         if session.closed:
             return
-        game: Game = session.game
-        await session.apply(game.current_player, random_action(game, rng))
+        game = engine_game(session)
+        player = game.current_player
+        assert player is not None
+        await session.apply(player, random_action(game, rng), turn=session.turn)

@@ -1,17 +1,27 @@
-"""A person can be forgotten, and a server can take all its data away."""
+"""A person can be forgotten, a server can take all its data away, and what is stored is
+private to the bot's user."""
 
 from __future__ import annotations
 
 import dataclasses
+import logging
+import os
 import random
+import stat
+from pathlib import Path
 
 import aiosqlite
+import pytest
 
-from bot.rummy import Game
-from bot.sessions import SessionManager
-from bot.storage import GameStatus, NewSeat, SeatKind, games, league
+from bot.rummy import Game, preset
+from bot.sessions import EventKind, SessionManager
+from bot.storage import Database, GameStatus, NewSeat, SeatKind, games, league
 from bot.storage.models import DELETED_NAME
-from tests.storage.conftest import ANN, BOB, CAT, GUILD, play, start_game
+from tests.storage.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
+
+# Names nothing else in the database could contain by chance.
+ANN_NAME, HOST_NAME = "Annabel Quixotic", "Zebulon Hostname"
+DAN = 444_444_444_444_444_444
 
 
 async def everything(conn: aiosqlite.Connection) -> list[tuple[str, tuple[object, ...]]]:
@@ -25,16 +35,38 @@ async def everything(conn: aiosqlite.Connection) -> list[tuple[str, tuple[object
     return rows
 
 
-async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager) -> None:
-    finished = await start_game(manager, channel=1, target=1)
+def traces(path: Path, user_id: int, name: str) -> list[str]:
+    """Where the id (as text or as SQLite stores an integer) or the name still shows in the
+    bytes of the database file and its write-ahead log."""
+    needles = {
+        "id as text": str(user_id).encode(),
+        "id as integer": user_id.to_bytes(8, "big"),
+        "name": name.encode(),
+    }
+    found = []
+    for file in (path, path.with_name(path.name + "-wal")):
+        data = file.read_bytes() if file.exists() else b""
+        found += [f"{what} in {file.name}" for what, needle in needles.items() if needle in data]
+    return found
+
+
+async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager, db_path: Path) -> None:
+    ann = NewSeat.human(ANN, ANN_NAME)
+    finished = await start_game(
+        manager, channel=1, target=1, seats=[ann, NewSeat.human(BOB, "Bob")]
+    )
     await play(finished, 2000, random.Random(3))
     assert finished.closed
-    live = await start_game(
-        manager, channel=2, seats=[NewSeat.human(BOB, "Bob"), NewSeat.human(ANN, "Ann")]
-    )
+    final_scores = engine_game(finished).scores
+    live = await start_game(manager, channel=2, seats=[NewSeat.human(BOB, "Bob"), ann])
     await play(live, 5, random.Random(4))
-    async with manager.db.transaction() as conn:
+    lobby = await manager.create_lobby(
+        guild_id=GUILD, channel_id=3, host_id=ANN, host_name=ANN_NAME, ruleset=preset("classic")
+    )
+    await lobby.join(CAT, "Cat")
+    async with store_of(manager).transaction() as conn:
         bob_before = await league.player_card(conn, GUILD, BOB)
+    assert traces(db_path, ANN, ANN_NAME)  # the scan finds what is there
 
     report = await manager.forget_user(ANN)
 
@@ -42,7 +74,11 @@ async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager) -> No
     assert report.anonymized_seats == 2
     assert report.league_rows == 1
     assert manager.get(2) is None
-    async with manager.db.transaction() as conn:
+    # The lobby goes on without her, under the next person seated.
+    assert manager.get(3) is lobby
+    assert (lobby.host_id, [s.user_id for s in lobby.seats]) == (CAT, [CAT])
+    assert lobby.player_of(ANN) is None
+    async with store_of(manager).transaction() as conn:
         rows = await everything(conn)
         done = await games.load_game(conn, finished.game_id)
         stopped = await games.load_game(conn, live.game_id)
@@ -52,7 +88,8 @@ async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager) -> No
     for table, row in rows:
         text = " ".join(map(str, row))
         assert str(ANN) not in text, table
-        assert "Ann" not in text, table
+        assert ANN_NAME not in text, table
+    assert traces(db_path, ANN, ANN_NAME) == []
     assert done is not None
     assert stopped is not None
     assert stopped.status is GameStatus.ABANDONED
@@ -64,9 +101,10 @@ async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager) -> No
         DELETED_NAME,
     )
     # The finished game still loads, with the seat under its new name, for the others' sake.
+    assert done.snapshot is not None
     game = Game.from_json(done.snapshot)
     assert game.players == ("deleted-0", str(BOB))
-    assert game.scores == finished.game.scores
+    assert game.scores == final_scores
     assert ann_card is None
     # Bob's figures stay as earned; only his position moves up into Ann's place.
     assert bob_before is not None
@@ -76,17 +114,36 @@ async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager) -> No
     assert {s.display_name for g in history for s in g.seats} == {DELETED_NAME, "Bob"}
 
 
-async def test_a_server_takes_all_its_data_away(manager: SessionManager) -> None:
+async def test_a_forgotten_host_leaves_the_live_session(manager: SessionManager) -> None:
+    lobby = await manager.create_lobby(
+        guild_id=GUILD, channel_id=1, host_id=DAN, host_name=HOST_NAME, ruleset=preset("classic")
+    )
+    await lobby.join(BOB, "Bob")
+    await lobby.join(CAT, "Cat")
+    await lobby.kick(BOB, DAN, moderator=True)  # the host role passes to Bob
+    await lobby.start(BOB, moderator=False)
+    # A session whose stored host is someone no longer seated (an older lobby's host).
+    lobby._record = dataclasses.replace(lobby._record, host_id=DAN)
+    await manager.forget_user(DAN)
+    assert lobby.host_id is None
+    assert not lobby.closed
+    events = []
+    while not lobby._events.empty():
+        events.append(lobby._events.get_nowait())
+    assert all(e is None or e.kind is not EventKind.CANCELLED for e in events)
+
+
+async def test_a_server_takes_all_its_data_away(manager: SessionManager, db_path: Path) -> None:
     other_guild = GUILD + 1
-    done = await start_game(manager, channel=1, target=1)
+    ann = NewSeat.human(ANN, ANN_NAME)
+    done = await start_game(manager, channel=1, target=1, seats=[ann, NewSeat.human(BOB, "Bob")])
     await play(done, 2000, random.Random(3))
-    live = await start_game(manager, channel=2)
+    live = await start_game(manager, channel=2, seats=[ann, NewSeat.human(BOB, "Bob")])
     await play(live, 5, random.Random(4))
-    elsewhere = await manager.start(
-        guild_id=other_guild,
-        channel_id=3,
-        host_id=CAT,
-        ruleset=live.game.ruleset,
+    elsewhere = await start_game(
+        manager,
+        channel=3,
+        guild=other_guild,
         seats=[NewSeat.human(CAT, "Cat"), NewSeat.computer("Cpu")],
     )
     await play(elsewhere, 5, random.Random(5))
@@ -96,7 +153,7 @@ async def test_a_server_takes_all_its_data_away(manager: SessionManager) -> None
     assert live.closed
     assert manager.get(2) is None
     assert manager.get(3) is elsewhere
-    async with manager.db.transaction() as conn:
+    async with store_of(manager).transaction() as conn:
         rows = await everything(conn)
         standings = await league.standings(conn, GUILD)
     assert standings.season is None
@@ -107,3 +164,64 @@ async def test_a_server_takes_all_its_data_away(manager: SessionManager) -> None
             assert row[0] == elsewhere.game_id, table
         assert str(ANN) not in " ".join(map(str, row)), table
     assert {table for table, _ in rows if table in ("seasons", "league_players")} == set()
+    assert traces(db_path, ANN, ANN_NAME) == []
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+async def test_the_database_is_private_to_the_bot(manager: SessionManager, db_path: Path) -> None:
+    await start_game(manager)
+    assert mode(db_path.parent) == 0o700
+    files = sorted(db_path.parent.iterdir())
+    assert [f.name for f in files] == [
+        "rummy.sqlite3",
+        "rummy.sqlite3-shm",
+        "rummy.sqlite3-wal",
+    ]
+    assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
+
+
+async def test_an_older_readable_database_is_made_private(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    path = folder / "rummy.sqlite3"
+    await (await Database.open(path)).close()
+    folder.chmod(0o755)
+    path.chmod(0o644)
+    old_umask = os.umask(0o022)
+    try:
+        database = await Database.open(path)
+    finally:
+        os.umask(old_umask)
+    try:
+        assert mode(folder) == 0o700
+        assert {f.name: mode(f) for f in folder.iterdir()} == {
+            f.name: 0o600 for f in folder.iterdir()
+        }
+    finally:
+        await database.close()
+
+
+async def test_a_shared_folder_is_left_alone(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("someone else's file")
+    tmp_path.chmod(0o755)
+    database = await Database.open(tmp_path / "rummy.sqlite3")
+    await database.close()
+    assert mode(tmp_path) == 0o755
+    assert mode(tmp_path / "rummy.sqlite3") == 0o600
+
+
+async def test_info_logs_name_no_person(
+    manager: SessionManager, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO):
+        session = await start_game(manager, target=1)
+        await play(session, 300, random.Random(3))
+        await manager.clear_broken(99, by_user=ANN, moderator=True)
+        await manager.forget_user(BOB)
+    info = [r for r in caplog.records if r.levelno >= logging.INFO]
+    for record in info:
+        text = record.getMessage()
+        assert str(ANN) not in text
+        assert str(BOB) not in text

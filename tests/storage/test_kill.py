@@ -1,4 +1,5 @@
-"""Every acknowledged action survives the process being killed (SIGKILL) right after."""
+"""Every acknowledged action, and every lobby change, survives the process being killed
+(SIGKILL) right after."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.rummy import Game, Ruleset, action_from_json
-from bot.sessions import restore_game
+from bot.sessions import SessionManager, SessionStatus, restore_game
 from bot.storage import Database, games
 from bot.storage.migrations import schema_version
+from tests.storage.conftest import engine_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,11 +69,12 @@ async def stored_game(db_path: Path) -> tuple[Game, Game]:
     try:
         async with database.transaction() as conn:
             (record,) = await games.active_games(conn)
-            log = [action_from_json(a) for a in await games.game_actions(conn, record.id)]
+            stored = await games.game_actions(conn, record.id)
+            log = [action_from_json(a) for a in stored]
             rows = await conn.execute_fetchall("PRAGMA integrity_check")
             assert [tuple(r) for r in rows] == [("ok",)]
             assert await schema_version(conn) >= 1
-        loaded = await restore_game(database, record)
+        loaded = restore_game(record, stored)
         replayed = Game.replay(Ruleset.from_json(record.ruleset), record.players, record.seed, log)
         return loaded, replayed
     finally:
@@ -99,5 +102,30 @@ async def test_killed_at_any_moment(db_path: Path) -> None:
         kill(proc)
     loaded, replayed = await stored_game(db_path)
     # The helper may have committed more after its last acknowledgement was read, never less.
-    assert loaded.log[: len(acked)] == [action_from_json(a) for a in acked]
+    assert list(loaded.log[: len(acked)]) == [action_from_json(a) for a in acked]
     assert loaded == replayed
+
+
+async def test_a_lobby_survives_a_kill(db_path: Path) -> None:
+    proc = start(db_path, "lobby")
+    try:
+        acked = read_acks(proc, 4, step=False)
+    finally:
+        kill(proc)
+    last = acked[-1]
+    assert last == {
+        "host": 22,
+        "seats": [["22", "Bob", None], ["cpu-1", "Computer 1", "hard"], ["33", "Cat", None]],
+    }
+    manager = await SessionManager.open(db_path)
+    try:
+        assert await manager.load_active() == 1
+        lobby = manager.get(2)
+        assert lobby is not None
+        assert lobby.status is SessionStatus.LOBBY
+        assert lobby.host_id == last["host"]
+        assert [[s.player_id, s.display_name, s.level] for s in lobby.seats] == last["seats"]
+        await lobby.start(22, moderator=False)
+        assert engine_game(lobby).players == ("22", "cpu-1", "33")
+    finally:
+        await manager.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import Database, MigrationError
+from bot.storage import Database, GameStatus, MigrationError, games
 from bot.storage.migrations import Migration, bundled_migrations, schema_version
 
 MIGRATIONS = bundled_migrations()
@@ -81,3 +81,48 @@ async def test_connection_settings(db: Database) -> None:
             rows = await conn.execute_fetchall(f"PRAGMA {name}")
             pragmas[name] = next(iter(rows))[0]
     assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "synchronous": 2}
+
+
+async def test_games_stored_before_lobbies_keep_every_row(db_path: Path) -> None:
+    """The rebuild of ``games`` for lobbies keeps games, their seats, logs and league rows."""
+    old = await Database.open(db_path, upto=1)
+    async with old.transaction() as conn:
+        for game_id, status in ((1, "active"), (2, "finished")):
+            await conn.execute(
+                "INSERT INTO games (id, guild_id, channel_id, host_id, ruleset, seed, status,"
+                " created_at, finished_at, action_count, snapshot)"
+                " VALUES (?, 5, ?, 7, '{\"name\": \"classic\"}', 3, ?, '2025-01-01T00:00:00+00:00',"
+                " ?, 1, '{}')",
+                (game_id, 10 + game_id, status, None if status == "active" else "2025-01-02"),
+            )
+            await conn.execute(
+                "INSERT INTO seats VALUES (?, 0, '7', 'human', 7, 'Ann')", (game_id,)
+            )
+            await conn.execute(
+                "INSERT INTO actions VALUES (?, 1, '{\"type\": \"draw\"}', '2025-01-01')",
+                (game_id,),
+            )
+        await conn.execute("INSERT INTO standings VALUES (2, 0, 1, 50, 1)")
+    await old.close()
+
+    database = await Database.open(db_path)
+    try:
+        async with database.transaction() as conn:
+            live = await games.live_games(conn)
+            finished = await games.load_game(conn, 2)
+            log = await games.game_actions(conn, 1)
+            standings = await conn.execute_fetchall("SELECT * FROM standings")
+            problems = await conn.execute_fetchall("PRAGMA foreign_key_check")
+            await conn.execute("DELETE FROM games WHERE id = 1")
+            cascaded = await conn.execute_fetchall("SELECT count(*) FROM seats WHERE game_id = 1")
+    finally:
+        await database.close()
+    assert [(r.id, r.status, r.seats[0].display_name) for r in live] == [
+        (1, GameStatus.ACTIVE, "Ann")
+    ]
+    assert finished is not None
+    assert finished.status is GameStatus.FINISHED
+    assert log == [{"type": "draw"}]
+    assert [tuple(r) for r in standings] == [(2, 0, 1, 50, 1)]
+    assert list(problems) == []
+    assert next(iter(cascaded))[0] == 0  # the references still point at the rebuilt table

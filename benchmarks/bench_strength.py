@@ -1,0 +1,203 @@
+"""Strength of the computer players: seeded two-player games per pairing and preset.
+
+Run: .venv/bin/python benchmarks/bench_strength.py [--games N] [--hard-games N]
+     [--budget SECONDS] [--presets classic,parlett,500] [--pairings normal-easy,...] [--jobs N]
+
+The defaults fit `make bench` (a few minutes); the full run of the strength targets is
+``--games 400 --hard-games 400 --budget 1`` (about a day on one core for the hard games).
+
+Every game is seeded (the deal from the game's seed, each player's choices from its own
+seeded generator), so a run is reproducible; who starts alternates from game to game. It
+prints each pairing's win rate with a 95% Wilson interval against its target, and the hard
+level's median and maximum time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from bot.rummy import Action, Game, GameView, full_pack, preset
+from bot.rummy.computer import HardPlayer, make_player
+from bot.rummy.solver import best_score, clear_memo
+
+TARGETS = {"normal-easy": 0.70, "hard-normal": 0.60, "easy-random": 0.90}
+PRESETS = ("classic", "parlett", "500")
+MAX_ACTIONS = 50_000
+
+
+class RandomPlayer:
+    """Uniformly random legal play: the floor every level must beat."""
+
+    def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action:
+        return rng.choice(list(legal))
+
+
+@dataclass(frozen=True)
+class Job:
+    pairing: str
+    preset: str
+    game: int
+    seed: int
+    budget: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    pairing: str
+    preset: str
+    first_won: bool
+    draws: bool
+    rounds: int
+    seconds: float
+    hard_moves: tuple[float, ...]
+
+
+def _player(level: str, budget: float) -> object:
+    if level == "random":
+        return RandomPlayer()
+    return make_player(level, budget=budget)
+
+
+def play(job: Job) -> Outcome:
+    """One game: the pairing's first level against its second, seats alternating."""
+    first, second = job.pairing.split("-")
+    names = ["a", "b"] if job.game % 2 == 0 else ["b", "a"]
+    levels = {"a": first, "b": second}
+    players = {name: _player(levels[name], job.budget) for name in names}
+    rngs = {name: random.Random(f"{job.seed}:{name}") for name in names}
+    game = Game.new(preset(job.preset), names, seed=job.seed)
+    hard_moves: list[float] = []
+    start = time.perf_counter()
+    for _ in range(MAX_ACTIONS):
+        current = game.current_player
+        if current is None:
+            break
+        legal = game.legal_actions()
+        player = players[current]
+        began = time.perf_counter()
+        action = player.choose(game.view(current), legal, rngs[current])  # type: ignore[attr-defined]
+        if isinstance(player, HardPlayer):
+            hard_moves.append(time.perf_counter() - began)
+        if action not in legal:
+            raise AssertionError(f"{levels[current]} chose an illegal action: {action}")
+        game.apply(action)
+    return Outcome(
+        pairing=job.pairing,
+        preset=job.preset,
+        first_won="a" in game.winners,
+        draws=not game.winners,
+        rounds=len(game.rounds),
+        seconds=time.perf_counter() - start,
+        hard_moves=tuple(hard_moves),
+    )
+
+
+def bench_solver(hands: int, seed: int) -> None:
+    """Median and maximum time of one exact solve of a random 14-card hand (a hand after
+    the draw), memo cleared before each, per ruleset; "4 jokers" deals each hand four."""
+    cases = [
+        ("classic", preset("classic"), 0),
+        ("parlett", preset("parlett"), 0),
+        ("parlett, 2 decks, 4 jokers", preset("parlett", two_decks=True), 4),
+        ("500 with jokers", preset("500", jokers=True), 0),
+    ]
+    print(f"solver: {hands} random 14-card hands per case, memo cleared before each solve")
+    for label, ruleset, jokers in cases:
+        rng = random.Random(seed)
+        decks = 2 if ruleset.two_decks_for_four_five else 1
+        pack = full_pack(decks, ruleset.jokers_per_deck)
+        naturals = [c for c in pack if not c.is_joker]
+        wild = [c for c in pack if c.is_joker]
+        samples = []
+        for _ in range(hands):
+            hand = (
+                rng.sample(naturals, 14 - jokers) + wild[:jokers]
+                if jokers
+                else rng.sample(pack, 14)
+            )
+            clear_memo(ruleset)
+            began = time.perf_counter()
+            best_score(hand, ruleset)
+            samples.append(time.perf_counter() - began)
+        print(
+            f"  {label:<28} median {statistics.median(samples) * 1000:6.2f} ms,"
+            f" max {max(samples) * 1000:6.2f} ms"
+        )
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    denominator = 1 + z * z / n
+    return ((centre - spread) / denominator, (centre + spread) / denominator)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per pairing and preset")
+    parser.add_argument("--hard-games", type=int, default=4, help="games for hard-normal")
+    parser.add_argument("--budget", type=float, default=0.2, help="hard level, seconds a move")
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--pairings", default=",".join(TARGETS))
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--solver-hands", type=int, default=300, help="0: skip the solver")
+    args = parser.parse_args(argv)
+    if args.solver_hands:
+        bench_solver(args.solver_hands, args.seed)
+    jobs: list[Job] = []
+    for pairing in args.pairings.split(","):
+        count = args.hard_games if pairing.startswith("hard") else args.games
+        for name in args.presets.split(","):
+            for g in range(count):
+                seed = args.seed * 100_000 + g
+                jobs.append(Job(pairing, name, g, seed, args.budget))
+    began = time.perf_counter()
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(play, jobs, chunksize=1))
+    else:
+        outcomes = [play(job) for job in jobs]
+    wall = time.perf_counter() - began
+    print(f"seed {args.seed}, hard budget {args.budget:g} s/move, jobs {args.jobs}")
+    print(
+        f"{'pairing':<13}{'preset':<9}{'games':>6}{'wins':>6}{'rate':>7}  95% CI"
+        f"        target  s/game"
+    )
+    moves: list[float] = []
+    for pairing in args.pairings.split(","):
+        for name in [*args.presets.split(","), "all"]:
+            mine = [o for o in outcomes if o.pairing == pairing and name in ("all", o.preset)]
+            if not mine:
+                continue
+            wins = sum(o.first_won for o in mine)
+            low, high = wilson(wins, len(mine))
+            target = TARGETS.get(pairing, 0.0)
+            mark = "ok" if low >= target else ("?" if high >= target else "MISSED")
+            per_game = statistics.mean(o.seconds for o in mine)
+            print(
+                f"{pairing:<13}{name:<9}{len(mine):>6}{wins:>6}{wins / len(mine):>7.1%}"
+                f"  [{low:.1%}, {high:.1%}]  {target:.0%} {mark:<6} {per_game:6.2f}"
+            )
+            if name == "all":
+                moves += [m for o in mine for m in o.hard_moves]
+    if moves:
+        print(
+            f"hard: {len(moves)} moves, median {statistics.median(moves) * 1000:.1f} ms,"
+            f" max {max(moves) * 1000:.1f} ms per move"
+        )
+    print(f"wall time {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

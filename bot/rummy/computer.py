@@ -1,0 +1,1014 @@
+"""Computer players at three levels, and the safe move a turn timer plays for someone absent.
+
+A computer player sees the game only through its own :class:`GameView` and chooses only
+among the legal actions it is given, exactly like a person with buttons. What it remembers
+between its turns (which cards an opponent took from the discard pile) it learns by
+comparing the views it is shown, so it needs no access to the game.
+
+- *easy* melds and lays off whatever it can and discards its highest loose card.
+- *normal* plans with the exact solver: it takes the discard (or, in Rummy 500, a deeper
+  part of the pile) when that improves its best arrangement, plays its best arrangement,
+  keeps cards that are one draw from a meld, and avoids feeding the next player.
+- *hard* samples the hidden cards consistently with what it has seen and plays each
+  candidate move out with *normal* players, within a time budget per move.
+
+Players are small picklable objects, so a move can be chosen in a worker process with
+:func:`choose_in_process`; they hold no random generator of their own (one is passed in).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from itertools import combinations
+from typing import Protocol
+
+from bot.rummy.actions import (
+    Action,
+    Discard,
+    DrawStock,
+    EndRound,
+    LayOff,
+    Meld,
+    SwapJoker,
+    TakeDiscard,
+)
+from bot.rummy.cards import ACE, HIGH_ACE, KING, Card, Suit, full_pack
+from bot.rummy.errors import RummyError
+from bot.rummy.game import Game
+from bot.rummy.melds import (
+    MeldKind,
+    PlacedCard,
+    Reading,
+    Slot,
+    TableMeld,
+    layoff_readings,
+    readings,
+)
+from bot.rummy.rules import Ruleset, Scoring
+from bot.rummy.solver import Arrangement, Play, best_score, solve
+from bot.rummy.state import GameState
+from bot.rummy.views import GameView, Phase
+
+
+class Level(StrEnum):
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+class ComputerPlayer(Protocol):
+    level: Level
+
+    def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+DEFAULT_BUDGET = 1.0
+"""Seconds a hard player may think per move, unless told otherwise."""
+
+
+# --- shared helpers --------------------------------------------------------------------------
+
+
+def _value(card: Card, ruleset: Ruleset) -> int:
+    return ruleset.card_value(card)
+
+
+def _plays(legal: Sequence[Action]) -> list[Meld | LayOff | SwapJoker]:
+    return [a for a in legal if isinstance(a, Meld | LayOff | SwapJoker)]
+
+
+def _discards(legal: Sequence[Action]) -> list[Discard]:
+    return [a for a in legal if isinstance(a, Discard)]
+
+
+def _loose(hand: Sequence[Card], ruleset: Ruleset) -> list[Card]:
+    """Cards with no partner for a meld: no other card of their rank, no card of their suit
+    within two places, and not a joker."""
+    found = []
+    for card in hand:
+        if card.is_joker:
+            continue
+        partner = False
+        for other in hand:
+            if other is card or other.is_joker or other.face == card.face:
+                continue
+            if other.rank == card.rank or (
+                other.suit == card.suit and _distance(card, other, ruleset) <= 2
+            ):
+                partner = True
+                break
+        if not partner:
+            found.append(card)
+    return found
+
+
+def _distance(a: Card, b: Card, ruleset: Ruleset) -> int:
+    gap = abs(a.rank - b.rank)
+    if ruleset.ace_high and ACE in (a.rank, b.rank):
+        other = b.rank if a.rank == ACE else a.rank
+        gap = min(gap, HIGH_ACE - other)
+    return gap
+
+
+def _run_fillers(a: Card, b: Card, ruleset: Ruleset) -> list[int]:
+    """Ranks that would make a run of three with ``a`` and ``b`` (same suit, near)."""
+    found: set[int] = set()
+    for pa in _positions(a, ruleset):
+        for pb in _positions(b, ruleset):
+            low, high = sorted((pa, pb))
+            if high - low == 1:
+                found |= {low - 1, high + 1}
+            elif high - low == 2:
+                found.add(low + 1)
+    top = HIGH_ACE if ruleset.ace_high else 13
+    return [ACE if r == HIGH_ACE else r for r in found if 1 <= r <= top]
+
+
+def _positions(card: Card, ruleset: Ruleset) -> set[int]:
+    if card.rank == ACE and ruleset.ace_high:
+        return {ACE, HIGH_ACE}
+    return {card.rank}
+
+
+def _highest(discards: Sequence[Discard], ruleset: Ruleset, among: Iterable[Card]) -> Discard:
+    pool = {c.face for c in among}
+    chosen = [d for d in discards if d.card.face in pool] or list(discards)
+    return max(chosen, key=lambda d: (_value(d.card, ruleset), d.card.sort_key))
+
+
+def safe_action(view: GameView, legal: Sequence[Action]) -> Action:
+    """The move a turn timer plays for an absent player: draw from the stock (else take the
+    discard, else end the round), then discard the highest card that is in no meld of the
+    hand's best arrangement. Called once per action, like a player."""
+    if not legal:
+        raise ValueError("no legal action")
+    for kind in (DrawStock, TakeDiscard, EndRound):
+        for action in legal:
+            if type(action) is kind and (kind is not TakeDiscard or action == TakeDiscard(1)):
+                return action
+    discards = _discards(legal)
+    if discards:
+        left = solve(view.hand, view.ruleset, view.melds).left
+        return _highest(discards, view.ruleset, left)
+    return legal[0]
+
+
+# --- easy ------------------------------------------------------------------------------------
+
+
+@dataclass
+class EasyPlayer:
+    """Melds what it can (the biggest meld first), lays off what it can, and discards its
+    highest card without a partner; takes the discard only when it makes a meld at once
+    (in Rummy 500 also a card at most three deep, which the rules let it take only then)."""
+
+    level: Level = Level.EASY
+
+    def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action:
+        ruleset = view.ruleset
+        if view.phase is Phase.DRAW:
+            top = view.discard[-1] if view.discard else None
+            if TakeDiscard(1) in legal and top is not None and _melds_at_once(top, view):
+                return TakeDiscard(1)
+            deep = [a for a in legal if isinstance(a, TakeDiscard) and 1 < a.depth <= 3]
+            if deep:  # Rummy 500: a short dig that melds at once
+                return min(deep, key=lambda a: a.depth)
+            for kind in (DrawStock, EndRound):
+                for action in legal:
+                    if isinstance(action, kind):
+                        return action
+            return legal[0]
+        melds = [a for a in legal if isinstance(a, Meld)]
+        if melds:
+            return max(
+                melds, key=lambda m: (len(m.cards), sum(_value(c, ruleset) for c in m.cards))
+            )
+        layoffs = [a for a in legal if isinstance(a, LayOff)]
+        if layoffs:
+            return max(layoffs, key=lambda a: len(a.cards))
+        discards = _discards(legal)
+        if discards:
+            return _highest(discards, ruleset, _loose(view.hand, ruleset))
+        return legal[0]
+
+
+def _melds_at_once(card: Card, view: GameView) -> bool:
+    ruleset = view.ruleset
+    for meld in view.melds:
+        if _fits(card, meld, ruleset):
+            return True
+    near = [c for c in view.hand if c.is_joker or c.rank == card.rank or c.suit == card.suit]
+    return any(readings((card, a, b), ruleset) for a, b in combinations(near, 2))
+
+
+def _fits(card: Card, meld: TableMeld, ruleset: Ruleset) -> bool:
+    return bool(layoff_readings(meld, (card,), ruleset))
+
+
+# --- normal ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Memory:
+    """What a player has learnt from the views it was shown during one round."""
+
+    round_no: int = 0
+    turn: int = 0
+    phase: Phase = Phase.DRAW
+    current: str | None = None
+    discard: tuple[Card, ...] = ()
+    discard_size: int = 0
+    stock_size: int = 0
+    my_discard: Card | None = None
+    taken: dict[str, list[Card]] = field(default_factory=dict)
+    """Cards each opponent took from the discard pile and has not shown since."""
+    pile: tuple[Card, ...] = ()
+    """The discard pile as far as it was seen, bottom first (hidden below its top card
+    in classic and parlett, but seen when it was thrown)."""
+
+
+def observe(memory: Memory, view: GameView) -> Memory:
+    """``memory`` brought up to date with ``view`` (a new value; the old one is unchanged)."""
+    if view.round_no != memory.round_no:
+        memory = Memory(round_no=view.round_no)
+    taken = {p: list(cards) for p, cards in memory.taken.items()}
+    if memory.turn:
+        taker, count = _who_took(memory, view)
+        if taker is not None and taker != view.viewer and count > 0:
+            pile = list(memory.discard)
+            mine = memory.current == view.viewer and memory.phase is Phase.PLAY
+            if mine and memory.my_discard is not None:
+                pile.append(memory.my_discard)
+            taken.setdefault(taker, []).extend(pile[-count:] if count <= len(pile) else ())
+    shown = {p.card for m in view.melds for p in m.cards} | set(view.discard)
+    taken = {p: [c for c in cards if c not in shown] for p, cards in taken.items()}
+    return replace(
+        memory,
+        pile=_pile(memory, view),
+        turn=view.turn,
+        phase=view.phase,
+        current=view.current,
+        discard=view.discard,
+        discard_size=view.discard_size,
+        stock_size=view.stock_size,
+        taken=taken,
+    )
+
+
+def _pile(memory: Memory, view: GameView) -> tuple[Card, ...]:
+    """The pile as far as it is known: cards thrown since it was last seen are added on top,
+    and as many cards as its size says were taken come off the top first."""
+    if len(view.discard) == view.discard_size or view.stock_size > memory.stock_size:
+        return view.discard  # all of it is visible, or it was just turned over
+    known = list(memory.pile) if memory.round_no == view.round_no else []
+    mine = memory.current == view.viewer and memory.phase is Phase.PLAY
+    if mine and memory.my_discard is not None and memory.turn != view.turn:
+        known.append(memory.my_discard)
+    top = view.discard[-1] if view.discard else None
+    if top is None:
+        return ()
+    if not known or known[-1] != top:
+        taken = len(known) + 1 - view.discard_size
+        if taken > 0:
+            del known[-taken:]
+        if top in known:
+            known.remove(top)
+        known.append(top)
+    return tuple(known[-view.discard_size :])
+
+
+def _who_took(memory: Memory, view: GameView) -> tuple[str | None, int]:
+    """Who took how many cards from the discard pile since ``memory`` was made, when the
+    views tell it for sure (one drawing player in between)."""
+    if view.stock_size > memory.stock_size:
+        return None, 0  # the pile was turned over: start again
+    if view.turn == memory.turn and memory.phase is Phase.DRAW and view.phase is Phase.PLAY:
+        if view.stock_size == memory.stock_size:
+            return memory.current, memory.discard_size - view.discard_size
+        return None, 0
+    seats = [s.player for s in view.seats]
+    if memory.current is None or view.current is None:
+        return None, 0
+    steps = view.turn - memory.turn
+    mine = memory.current == view.viewer
+    if mine and memory.phase is Phase.PLAY and steps == 2 and len(seats) == 2:
+        other = next(p for p in seats if p != view.viewer)
+        if view.stock_size == memory.stock_size - 1:
+            return other, 0
+        return other, memory.discard_size + 1 - view.discard_size + 1
+    if steps == 1 and memory.phase is Phase.DRAW and memory.current != view.viewer:
+        if view.stock_size == memory.stock_size - 1:
+            return memory.current, 0
+        return memory.current, memory.discard_size - view.discard_size + 1
+    return None, 0
+
+
+@dataclass
+class NormalPlayer:
+    """Plans with the exact solver; see the module's description."""
+
+    level: Level = Level.NORMAL
+    memory: Memory = field(default_factory=Memory)
+    potential: float = 0.5
+    """How much less a loose card one draw from a meld counts than a hopeless one."""
+    hold: int = 5
+    """Keep melds in hand while every opponent holds more cards than this (0: never)."""
+    race: float = 3.0
+    """Points each card left in hand costs beyond its value: going out first wins rounds."""
+    caution: float = 4.0
+    """Points a discard costs when the next player has shown interest in it."""
+
+    def observe(self, view: GameView) -> None:
+        """Learn from a view shown between its own turns (after every committed action,
+        if the caller can): with three or more players, that is how it learns who took
+        what from the pile."""
+        self.memory = observe(self.memory, view)
+
+    def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.memory = observe(self.memory, view)
+        action = normal_action(self, view, legal)
+        if isinstance(action, Discard):
+            self.memory = replace(self.memory, my_discard=_physical(view, action.card))
+        return action
+
+
+def normal_action(
+    player: NormalPlayer, view: GameView, legal: Sequence[Action], *, fast: bool = False
+) -> Action:
+    """The normal level's choice; ``fast`` skips the discard look-ahead (for rollouts)."""
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    planner = _Planner(view, player, fast)
+    if view.phase is Phase.DRAW:
+        return planner.draw(legal)
+    return planner.play(legal)
+
+
+class _Planner:
+    def __init__(self, view: GameView, player: NormalPlayer, fast: bool) -> None:
+        self.view = view
+        self.ruleset = view.ruleset
+        self.player = player
+        self.fast = fast
+        self.hand = list(view.hand)
+        self.melds = view.melds
+        self._unseen: list[Card] | None = None
+        self._unseen_faces: set[tuple[int, Suit | None]] | None = None
+
+    # --- values ----------------------------------------------------------------------------
+
+    def unseen(self) -> list[Card]:
+        """Cards that may be in another hand or the stock (not the pile as remembered)."""
+        if self._unseen is None:
+            pile = set(self.player.memory.pile)
+            self._unseen = [c for c in unseen_cards(self.view) if c not in pile]
+        return self._unseen
+
+    def worth(self, hand: Sequence[Card], melds: Sequence[TableMeld] | None = None) -> float:
+        """The hand's best arrangement, plus what its loose cards may still become."""
+        table = self.melds if melds is None else melds
+        arrangement = solve(hand, self.ruleset, table)
+        value = float(arrangement.score) - self.player.race * len(arrangement.left)
+        if self.player.potential:
+            value += self.player.potential * self.hopeful(arrangement.left)
+        return value
+
+    def hopeful(self, left: Sequence[Card]) -> int:
+        """The value of the loose cards that one unseen card would turn into a meld with
+        another loose card (a pair, or two cards of a suit one or two places apart)."""
+        return sum(_value(c, self.ruleset) for c in self.live(left))
+
+    def live(self, left: Sequence[Card]) -> set[Card]:
+        """The loose cards that one unseen card would turn into a meld with another."""
+        if self._unseen_faces is None:
+            self._unseen_faces = {c.face for c in self.unseen()}
+        unseen = self._unseen_faces
+        naturals = [c for c in left if not c.is_joker]
+        live: set[Card] = set()
+        for i, a in enumerate(naturals):
+            for b in naturals[i + 1 :]:
+                if a.face == b.face or (a in live and b in live):
+                    continue
+                needed: list[tuple[int, Suit | None]]
+                if a.rank == b.rank:
+                    needed = [(a.rank, s) for s in Suit if s not in (a.suit, b.suit)]
+                elif a.suit == b.suit and _distance(a, b, self.ruleset) <= 2:
+                    needed = [(r, a.suit) for r in _run_fillers(a, b, self.ruleset)]
+                else:
+                    continue
+                if any(face in unseen for face in needed):
+                    live.update((a, b))
+        return live
+
+    def best_keep(self, hand: Sequence[Card], no_discard: Card | None) -> float:
+        """The worth of ``hand`` after its best discard."""
+        best = None
+        for card in _distinct(hand):
+            if card == no_discard:
+                continue
+            rest = list(hand)
+            rest.remove(card)
+            value = self.worth(rest)
+            best = value if best is None else max(best, value)
+        return best if best is not None else self.worth(hand)
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def draw(self, legal: Sequence[Action]) -> Action:
+        view = self.view
+        if self.fast:
+            return self._fast_draw(legal)
+        now = self.worth(self.hand)
+        choice: Action | None = None
+        best_gain = -0.01
+        for action in legal:
+            if not isinstance(action, TakeDiscard):
+                continue
+            taken = list(view.discard[-action.depth :]) if view.discard else []
+            if len(taken) != action.depth:
+                continue
+            hand = self.hand + taken
+            if action.depth == 1:
+                value = self.best_keep(hand, taken[0])
+                if not _used(solve(hand, self.ruleset, self.melds), taken[0]):
+                    continue
+            else:
+                if best_score(hand, self.ruleset, self.melds, must_place=taken[0]) is None:
+                    continue
+                value = self.best_keep(hand, None) + self._deep_margin(len(taken))
+            gain = value - now
+            if gain > best_gain:
+                best_gain, choice = gain, action
+        ender = next((a for a in legal if isinstance(a, EndRound)), None)
+        if ender is not None and self._should_end():
+            return ender
+        if choice is not None:
+            return choice
+        for kind in (DrawStock, EndRound, TakeDiscard):
+            for action in legal:
+                if isinstance(action, kind):
+                    return action
+        return legal[0]
+
+    def _fast_draw(self, legal: Sequence[Action]) -> Action:
+        """One solve instead of one per discard: take the top card when the hand's best
+        arrangement places it and leaves less."""
+        ender = next((a for a in legal if isinstance(a, EndRound)), None)
+        if ender is not None and self._should_end():
+            return ender
+        if TakeDiscard(1) in legal and self.view.discard:
+            top = self.view.discard[-1]
+            before = solve(self.hand, self.ruleset, self.melds)
+            after = solve([*self.hand, top], self.ruleset, self.melds)
+            if _used(after, top) and len(after.left) <= len(before.left):
+                return TakeDiscard(1)
+        for kind in (DrawStock, EndRound, TakeDiscard):
+            for action in legal:
+                if isinstance(action, kind):
+                    return action
+        return legal[0]
+
+    def _deep_margin(self, depth: int) -> float:
+        """A deep take shows the table what one collects and fills the hand: ask a little
+        more of it, more the deeper it goes."""
+        return -1.0 * depth
+
+    def _should_end(self) -> bool:
+        view = self.view
+        mine = sum(_value(c, self.ruleset) for c in self.hand)
+        unseen = self.unseen()
+        average = sum(_value(c, self.ruleset) for c in unseen) / max(1, len(unseen))
+        others = [s.hand_size * average for s in view.seats if s.player != view.viewer]
+        if view.turn_in_round > 150:
+            return True
+        return not others or mine <= min(others)
+
+    # --- playing -------------------------------------------------------------------------------
+
+    def play(self, legal: Sequence[Action]) -> Action:
+        view = self.view
+        plays = _plays(legal)
+        discards = _discards(legal)
+        if view.must_use is not None:
+            arrangement = solve(self.hand, self.ruleset, self.melds, must_place=view.must_use)
+            with_card = [p for p in arrangement.plays if view.must_use in p.cards]
+            action = _match(with_card + list(arrangement.plays), plays, self.melds, self.ruleset)
+            if action is not None:
+                return action
+            return plays[0] if plays else legal[0]
+        if not plays:
+            return self.discard(discards) if discards else legal[0]
+        if not self.ruleset.must_discard_to_go_out:
+            whole = solve(self.hand, self.ruleset, self.melds)
+            if not whole.left:
+                action = _match(whole.plays, plays, self.melds, self.ruleset)
+                if action is not None:
+                    return action
+        keep = self.discard(discards) if discards else None
+        rest = _without(self.hand, keep.card) if keep is not None else list(self.hand)
+        arrangement = solve(rest, self.ruleset, self.melds)
+        swap = self._swap(plays, keep)
+        if swap is not None:
+            return swap
+        if keep is not None and arrangement.left and self._hold():
+            return keep
+        action = _match(arrangement.plays, plays, self.melds, self.ruleset)
+        if action is not None:
+            return action
+        return keep if keep is not None else legal[0]
+
+    def _hold(self) -> bool:
+        """Whether to keep melds in hand this turn: every meld on the table is a place for
+        the others to lay off, so melds wait until they all go down at once, unless an
+        opponent is close to going out or the stock is running low."""
+        hold = self.player.hold
+        if hold <= 0:
+            return False
+        view = self.view
+        others = [s.hand_size for s in view.seats if s.player != view.viewer]
+        return min(others, default=0) > hold and view.stock_size > 2 * len(view.seats)
+
+    def _swap(self, plays: Sequence[Action], keep: Discard | None) -> Action | None:
+        swaps = [a for a in plays if isinstance(a, SwapJoker)]
+        if not swaps:
+            return None
+        now = self.best_keep(self.hand, self.view.no_discard)
+        best: tuple[float, Action] | None = None
+        for swap in swaps:
+            melds, joker = _swapped(self.melds, swap)
+            if joker is None:
+                continue
+            hand = list(self.hand)
+            hand.remove(next(c for c in hand if c.face == swap.card.face))
+            hand.append(joker)
+            saved = self.melds
+            self.melds = melds
+            value = self.best_keep(hand, self.view.no_discard)
+            self.melds = saved
+            if value > now + 0.5 and (best is None or value > best[0]):
+                best = (value, swap)
+        return best[1] if best is not None else None
+
+    def discard(self, discards: Sequence[Discard]) -> Discard:
+        if len(discards) == 1:
+            return discards[0]
+        if self.fast:
+            return self._fast_discard(discards)
+        interest = self._interest()
+        scored: list[tuple[float, tuple[int, int, int], Discard]] = []
+
+        for option in discards:
+            rest = _without(self.hand, option.card)
+            value = self.worth(rest)
+            if not self.fast:
+                value -= self.player.caution * self._danger(option.card, interest)
+            scored.append((value, option.card.sort_key, option))
+        scored.sort(key=lambda t: (t[0], _value(t[2].card, self.ruleset), t[1]), reverse=True)
+        return scored[0][2]
+
+    def _fast_discard(self, discards: Sequence[Discard]) -> Discard:
+        """The highest loose card of the best arrangement, a hopeless one first."""
+        arrangement = solve(self.hand, self.ruleset, self.melds)
+        left = {c.face for c in arrangement.left}
+        live = self.live(arrangement.left)
+        options = [d for d in discards if d.card.face in left] or list(discards)
+
+        def key(option: Discard) -> tuple[bool, int, tuple[int, int, int]]:
+            card = option.card
+            hopeless = not any(c.face == card.face for c in live)
+            return (hopeless, _value(card, self.ruleset), card.sort_key)
+
+        return max(options, key=key)
+
+    def ranked_discards(self, discards: Sequence[Discard]) -> list[Discard]:
+        interest = self._interest()
+        scored = []
+        for option in discards:
+            rest = _without(self.hand, option.card)
+            value = self.worth(rest) - self.player.caution * self._danger(option.card, interest)
+            scored.append((value, _value(option.card, self.ruleset), option.card.sort_key, option))
+        scored.sort(key=lambda t: t[:3], reverse=True)
+        return [t[3] for t in scored]
+
+    def _interest(self) -> tuple[list[Card], set[int]]:
+        """What the next player has shown they collect: the cards they took from the pile
+        (still hidden), and the melds they laid off onto (they may hold more for them)."""
+        seats = [s.player for s in self.view.seats]
+        if self.view.viewer not in seats:
+            return [], set()
+        nxt = seats[(seats.index(self.view.viewer) + 1) % len(seats)]
+        taken = list(self.player.memory.taken.get(nxt, []))
+        extended = {m.id for m in self.melds if any(p.placed_by == nxt != m.owner for p in m.cards)}
+        return taken, extended
+
+    def _danger(self, card: Card, interest: tuple[list[Card], set[int]]) -> float:
+        """How likely the next player can use ``card`` at once, about 0 to 2: it fits a meld
+        on the table (more so one they lay off onto), or two cards they may hold (those
+        they took from the pile for sure, any unseen card by the odds) meld with it."""
+        if card.is_joker:
+            return 2.0
+        taken, extended = interest
+        fits = [m.id for m in self.melds if _fits(card, m, self.ruleset)]
+        if fits:
+            return 1.0 + (1.0 if extended.intersection(fits) else 0.0)
+        unseen = self.unseen()
+        seats = [s for s in self.view.seats if s.player != self.view.viewer]
+        size = seats[0].hand_size if len(seats) == 1 else max(s.hand_size for s in seats)
+        chance = min(1.0, size / max(1, len(unseen)))
+        odds = {c.face: chance for c in unseen if not c.is_joker}
+        odds.update({c.face: 1.0 for c in taken if not c.is_joker})
+        total = 0.0
+        rank, suit = card.rank, card.suit
+        same_rank = [odds[(rank, s)] for s in Suit if s != suit and (rank, s) in odds]
+        for i, p in enumerate(same_rank):
+            for q in same_rank[i + 1 :]:
+                total += p * q
+        top = HIGH_ACE if self.ruleset.ace_high else KING
+        for pos in sorted(_positions(card, self.ruleset)):
+            for a, b in ((pos - 2, pos - 1), (pos - 1, pos + 1), (pos + 1, pos + 2)):
+                pa = odds.get((ACE if a == HIGH_ACE else a, suit), 0.0) if 1 <= a <= top else 0.0
+                pb = odds.get((ACE if b == HIGH_ACE else b, suit), 0.0) if 1 <= b <= top else 0.0
+                total += pa * pb
+        return min(1.0, total)
+
+
+def _distinct(cards: Iterable[Card]) -> list[Card]:
+    seen: set[tuple[object, object]] = set()
+    found = []
+    for card in cards:
+        if card.face not in seen:
+            seen.add(card.face)
+            found.append(card)
+    return found
+
+
+def _physical(view: GameView, card: Card) -> Card:
+    """The card of the viewer's hand that a discard naming ``card``'s face throws."""
+    held = [c for c in view.hand if c.face == card.face]
+    held.sort(key=lambda c: (c == view.no_discard, c != card))
+    return held[0] if held else card
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    """``hand`` less one card of ``card``'s face (legal actions name faces, not copies)."""
+    rest = list(hand)
+    for i, held in enumerate(rest):
+        if held.face == card.face:
+            del rest[i]
+            break
+    return rest
+
+
+def _used(arrangement: Arrangement, card: Card) -> bool:
+    return any(card.face == c.face for p in arrangement.plays for c in p.cards)
+
+
+def unseen_cards(view: GameView) -> list[Card]:
+    """Cards the viewer cannot see: other hands, the stock and the hidden part of the pile."""
+    players = len(view.seats)
+    pack = full_pack(view.ruleset.decks_for(players), view.ruleset.jokers_per_deck)
+    seen = set(view.hand) | set(view.discard) | {p.card for m in view.melds for p in m.cards}
+    return [c for c in pack if c not in seen]
+
+
+def _slot_key(slot: Slot) -> tuple[object, int, object]:
+    face = None if slot.card.is_joker else slot.card.face
+    return (face, slot.rank, slot.suit)
+
+
+def _match(
+    plan: Sequence[Play], plays: Sequence[Action], melds: Sequence[TableMeld], ruleset: Ruleset
+) -> Action | None:
+    """The legal action that carries out one play of ``plan`` (the first that can): the same
+    cards standing for the same places, or failing that the same faces."""
+    for play in plan:
+        wanted = sorted(map(_slot_key, play.slots), key=repr)
+        faces = sorted((c.face for c in play.cards), key=repr)
+        fallback: Action | None = None
+        for action in plays:
+            if isinstance(action, Meld) and play.meld_id is None:
+                got = _reading_keys(action.reading, action.cards, ruleset)
+            elif isinstance(action, LayOff) and action.meld_id == play.meld_id:
+                table = next((m for m in melds if m.id == action.meld_id), None)
+                on_table = {_slot_key(p.slot) for p in table.cards} if table else set()
+                got = _reading_keys(action.reading, None, ruleset)
+                got = [k for k in got if k not in on_table] if got is not None else None
+            else:
+                continue
+            if got is not None and sorted(got, key=repr) == wanted:
+                return action
+            if fallback is None and sorted((c.face for c in action.cards), key=repr) == faces:
+                fallback = action
+        if fallback is not None:
+            return fallback
+    return None
+
+
+def _reading_keys(
+    reading: Reading | int | None, meld_cards: Sequence[Card] | None, ruleset: Ruleset
+) -> list[tuple[object, int, object]] | None:
+    """What each card of a legal play stands for: its reading, or for a new meld without
+    one, the reading the engine will choose (``meld_cards``' readings by index)."""
+    if isinstance(reading, Reading):
+        return [_slot_key(s) for s in reading.slots]
+    if meld_cards is None:
+        return None
+    found = readings(meld_cards, ruleset)
+    index = reading or 0
+    if 0 <= index < len(found):
+        return [_slot_key(s) for s in found[index].slots]
+    return None
+
+
+def _swapped(
+    melds: Sequence[TableMeld], swap: SwapJoker
+) -> tuple[tuple[TableMeld, ...], Card | None]:
+    """The table after ``swap``, and the joker it brings to the hand."""
+    result = []
+    joker: Card | None = None
+    for meld in melds:
+        if meld.id != swap.meld_id:
+            result.append(meld)
+            continue
+        cards = list(meld.cards)
+        for i, placed in enumerate(cards):
+            if not placed.card.is_joker or joker is not None:
+                continue
+            if meld.kind is MeldKind.SET:
+                fits = swap.card.rank == meld.rank
+            else:
+                fits = placed.suit == swap.card.suit and (
+                    placed.rank == swap.card.rank
+                    or (placed.rank == HIGH_ACE and swap.card.rank == ACE)
+                )
+            if fits:
+                joker = placed.card
+                suit = swap.card.suit if placed.suit is None else placed.suit
+                cards[i] = PlacedCard(swap.card, placed.rank, suit, placed.placed_by)
+        result.append(TableMeld(meld.id, meld.owner, meld.kind, tuple(cards)))
+    return tuple(result), joker
+
+
+# --- hard ------------------------------------------------------------------------------------
+
+
+@dataclass
+class HardPlayer:
+    """Chooses among the normal level's best candidates by sampling the hidden cards and
+    playing each candidate out with (fast) normal players, within ``budget`` seconds a move.
+
+    Every candidate is played out in the same sampled worlds, and the normal choice is left
+    only for a gain that is clear over the samples (``margin`` points, ``z`` standard errors),
+    so a short budget makes it play like *normal* rather than worse. Only draws, discards and
+    the choice between melding now and holding are searched; the melds themselves come from
+    the solver."""
+
+    budget: float = DEFAULT_BUDGET
+    level: Level = Level.HARD
+    memory: Memory = field(default_factory=Memory)
+    horizon: int = 8
+    """Turns each sampled game is played on after the move before it is judged."""
+    candidates: int = 3
+    samples: int | None = None
+    """Stop after this many samples even with time left (reproducible choices)."""
+    margin: float = 1.0
+    """Points by which a candidate must beat the normal choice on average."""
+    z: float = 2.0
+    """Standard errors by which that gain must be clear of nothing."""
+    normal: NormalPlayer = field(default_factory=NormalPlayer)
+    last_samples: int = 0
+    """Samples the last search could afford (for benchmarks)."""
+
+    def observe(self, view: GameView) -> None:
+        """As :meth:`NormalPlayer.observe`."""
+        self.memory = observe(self.memory, view)
+
+    def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action:
+        start = time.perf_counter()
+        self.last_samples = 0
+        self.memory = observe(self.memory, view)
+        self.normal.memory = self.memory
+        default = normal_action(self.normal, view, legal)
+        options = self._candidates(view, legal, default)
+        action = default
+        if len(options) > 1:
+            action = self._search(view, options, default, rng, start)
+        if isinstance(action, Discard):
+            self.memory = replace(self.memory, my_discard=_physical(view, action.card))
+        return action
+
+    def _candidates(self, view: GameView, legal: Sequence[Action], default: Action) -> list[Action]:
+        """The draws; or the best few discards, with melding now rather than holding (and
+        the other way round) as one more candidate."""
+        if view.phase is Phase.DRAW:
+            draws = [a for a in legal if not isinstance(a, TakeDiscard) or a.depth == 1]
+            deep = [a for a in legal if isinstance(a, TakeDiscard) and a.depth > 1]
+            options = [*draws, *deep[: self.candidates]]
+        elif view.must_use is None and _discards(legal):
+            planner = _Planner(view, self.normal, False)
+            options = list(planner.ranked_discards(_discards(legal))[: self.candidates])
+            if _plays(legal):
+                eager = normal_action(replace(self.normal, hold=0), view, legal)
+                if eager not in options:
+                    options.append(eager)
+        else:
+            return [default]
+        if default not in options:
+            options.insert(0, default)
+        return options
+
+    def _search(
+        self,
+        view: GameView,
+        options: list[Action],
+        default: Action,
+        rng: random.Random,
+        start: float,
+    ) -> Action:
+        results: list[list[float]] = []
+        deadline = start + self.budget * 0.95  # the last step and the verdict fit in the rest
+        while time.perf_counter() < deadline and len(results) != self.samples:
+            world = sample_world(view, self.memory, rng)
+            sample = []
+            for option in options:
+                value = self._rollout(world, view.viewer or "", option, deadline)
+                if value is None:
+                    break
+                sample.append(value)
+            if len(sample) < len(options):
+                break
+            results.append(sample)
+        self.last_samples = len(results)
+        return options[_significant(results, options.index(default), self.margin, self.z)]
+
+    def _rollout(self, world: Game, me: str, first: Action, deadline: float) -> float | None:
+        """The sampled game played on after ``first`` by normal players for ``horizon``
+        turns (or to the end of the round), judged for ``me``; None when time ran out."""
+        game = world.copy()
+        try:
+            game.apply(first)
+        except RummyError:
+            return -1000.0
+        bots = {p: NormalPlayer() for p in game.players}
+        round_no = game.round_no
+        start_turn = game.turn
+        for _ in range(400):
+            current = game.current_player
+            if current is None or game.round_no != round_no:
+                break
+            if game.turn - start_turn >= self.horizon and game.phase is Phase.DRAW:
+                break
+            if time.perf_counter() >= deadline:
+                return None
+            legal = game.legal_actions()
+            game.apply(normal_action(bots[current], game.view(current), legal, fast=True))
+        return _judge(game, me, round_no)
+
+
+def _significant(results: list[list[float]], default: int, margin: float, z: float) -> int:
+    """The option whose gain over ``default``, sample by sample (the samples are shared),
+    is at least ``margin`` on average and ``z`` standard errors clear of nothing; else the
+    default. Few samples are noisy, so the normal choice stands unless the evidence is
+    clear."""
+    n = len(results)
+    if n < 5:
+        return default
+    best, best_mean = default, 0.0
+    for i in range(len(results[0])):
+        if i == default:
+            continue
+        diffs = [sample[i] - sample[default] for sample in results]
+        mean = sum(diffs) / n
+        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
+        clear = mean - z * spread / n**0.5
+        if mean >= margin and clear > 0 and mean > best_mean:
+            best, best_mean = i, mean
+    return best
+
+
+def _judge(game: Game, me: str, round_no: int) -> float:
+    """How good the position is for ``me``: the round's points if it ended, else the best
+    arrangements of every hand, against the best opponent."""
+    ruleset = game.ruleset
+    players = game.players
+    if game.round_no != round_no or game.is_over:
+        result = next(r for r in game.rounds if r.round_no == round_no)
+        points = list(result.points)
+        if ruleset.scoring is Scoring.NEGATIVE:
+            points = [-p for p in points]
+        mine = points[players.index(me)]
+        return float(mine - max(p for i, p in enumerate(points) if players[i] != me))
+    melds = game.view(None).melds
+    values = {}
+    for player in players:
+        hand = game.hand(player)
+        value = float(best_score(hand, ruleset, melds) or 0)
+        if ruleset.scoring is Scoring.HAND:
+            value += sum(
+                ruleset.placed_value(
+                    p.card, low_ace_of_run=m.kind is MeldKind.RUN and p.rank == ACE
+                )
+                for m in melds
+                for p in m.cards
+                if p.placed_by == player
+            )
+        values[player] = value
+    return values[me] - max(v for p, v in values.items() if p != me)
+
+
+def sample_world(view: GameView, memory: Memory, rng: random.Random) -> Game:
+    """A complete game consistent with ``view``: hidden cards dealt at random to the other
+    hands, the stock and the hidden part of the discard pile, cards an opponent is known to
+    have taken kept in that opponent's hand."""
+    ruleset = view.ruleset
+    players = tuple(s.player for s in view.seats)
+    hidden_size = view.discard_size - len(view.discard)
+    hidden = unseen_cards(view)
+    unknown = set(hidden)
+    remembered = [c for c in memory.pile if c in unknown]
+    in_pile = set(remembered[-hidden_size:]) if hidden_size > 0 else set()
+    hidden = [c for c in hidden if c not in in_pile]
+    rng.shuffle(hidden)
+    pool = set(hidden)
+    hands: list[list[Card]] = []
+    for seat in view.seats:
+        if seat.player == view.viewer:
+            hands.append(list(view.hand))
+            continue
+        known = [c for c in memory.taken.get(seat.player, []) if c in pool][: seat.hand_size]
+        for card in known:
+            pool.discard(card)
+        hands.append(known)
+    rest = [c for c in hidden if c in pool]
+    for seat, hand in zip(view.seats, hands, strict=True):
+        if seat.player == view.viewer:
+            continue
+        need = seat.hand_size - len(hand)
+        hand.extend(rest[:need])
+        del rest[:need]
+    known_pile = [c for c in remembered if c in in_pile]
+    missing = max(0, hidden_size - len(known_pile))
+    pile = rest[:missing] + known_pile + list(view.discard)
+    del rest[:missing]
+    stock = rest[: view.stock_size]
+    seat_of = {p: i for i, p in enumerate(players)}
+    melds = list(view.melds)
+    state = GameState(
+        ruleset=ruleset,
+        players=players,
+        seed=rng.randrange(1 << 30),
+        deck=None,
+        round_no=view.round_no,
+        dealer=seat_of[view.dealer],
+        current=seat_of[view.current] if view.current is not None else 0,
+        phase=view.phase,
+        turn=view.turn,
+        turns_completed=max(0, view.turn_in_round - 1),
+        hands=hands,
+        stock=stock,
+        discard=pile,
+        melds=melds,
+        next_meld_id=max((m.id for m in melds), default=0) + 1,
+        scores=[s.score for s in view.seats],
+        has_melded=[s.has_melded for s in view.seats],
+        no_discard=view.no_discard,
+        must_use=view.must_use,
+        drawn=view.drawn,
+        rounds=list(view.rounds),
+    )
+    return Game(state, [])
+
+
+# --- making players and choosing in a worker process ---------------------------------------
+
+
+def make_player(level: Level | str, budget: float = DEFAULT_BUDGET) -> ComputerPlayer:
+    """A fresh computer player of ``level`` (``budget``: seconds per move, hard level)."""
+    match Level(level):
+        case Level.EASY:
+            return EasyPlayer()
+        case Level.NORMAL:
+            return NormalPlayer()
+        case Level.HARD:
+            return HardPlayer(budget=budget)
+
+
+def choose_in_process(
+    player: ComputerPlayer | Level | str,
+    view: GameView,
+    legal: Sequence[Action],
+    seed: int,
+    budget: float = DEFAULT_BUDGET,
+) -> tuple[Action, ComputerPlayer]:
+    """Choose in a worker process (submit it to a ``ProcessPoolExecutor``): everything goes
+    in and comes back by pickling, so the player, with what it learnt, is returned with the
+    action for the caller to keep. A level instead of a player makes a fresh one."""
+    chosen = player if not isinstance(player, str) else make_player(player, budget)
+    action = chosen.choose(view, list(legal), random.Random(seed))
+    return action, chosen

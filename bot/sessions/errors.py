@@ -1,0 +1,43 @@
+"""The refusals a session gives a person; ``str(error)`` is the message to show them.
+
+They derive from the engine's :class:`~bot.rummy.errors.PlayerError`, so the Discord layer
+has a single place that turns any person's mistake — a bad card, a move out of turn, a stale
+button, a full table — into a short reply.
+"""
+
+from __future__ import annotations
+
+from bot.rummy.errors import PlayerError
+
+
+class SessionError(PlayerError):
+    """A request about a table that cannot be served."""
+
+
+class NoGameHere(SessionError):
+    """No lobby or game lives in this channel."""
+
+
+class ChannelBusy(SessionError):
+    """A lobby or game already lives in this channel."""
+
+
+class NotAllowed(SessionError):
+    """Only the host or a moderator may do that."""
+
+
+class NotSeated(SessionError):
+    """The person is not at this table."""
+
+
+class StaleAction(SessionError):
+    """The button or menu was built for an earlier turn, or the game changed meanwhile."""
+
+
+class SessionClosed(SessionError):
+    """The game ended (finished, abandoned, cancelled or deleted) while the request waited."""
+
+
+class LobbyError(SessionError):
+    """A lobby operation that does not fit: a full table, joining twice, too few players,
+    or a lobby operation once the cards are dealt."""

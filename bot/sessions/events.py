@@ -1,0 +1,75 @@
+"""What listeners hear after each commit: one frozen record of the table as committed."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.rummy import Action, GameView, RoundResult, Ruleset
+from bot.storage.models import GameStatus, Seat
+
+
+class SessionStatus(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    """Stopped without a result: a dealt game abandoned, or a lobby cancelled."""
+
+    @classmethod
+    def of(cls, status: GameStatus) -> SessionStatus:
+        if status is GameStatus.CANCELLED:
+            return cls.ABANDONED
+        return cls(status.value)
+
+
+class EventKind(StrEnum):
+    LOBBY = "lobby"
+    """Someone joined, left or was kicked, a computer was added, or the host changed."""
+    STARTED = "started"
+    """The deal happened (lobby to game)."""
+    ACTION = "action"
+    """A game action was committed (also the one that ended the game: status FINISHED)."""
+    FINISHED = "finished"
+    """Reserved for a game ended by other means than an action; actions use ACTION."""
+    CANCELLED = "cancelled"
+    """The lobby was cancelled or the game abandoned."""
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """One committed change of a table, as it stood right after the commit.
+
+    Everything here is frozen, so a listener that runs late (after later commits) still
+    shows the table as it was at this commit, and nothing it does can change the game.
+    """
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    kind: EventKind
+    status: SessionStatus
+    actor: str | None
+    """Engine player id of who did it (``"123…"`` for a person, ``"cpu-1"``); None when
+    nobody at the table did (a deletion request, a game ended elsewhere)."""
+    action: Action | None
+    seq: int
+    """Length of the game's action log after this commit (0 before the deal)."""
+    turn: int
+    """``GameView.turn`` as of this commit (0 in the lobby)."""
+    rounds: tuple[RoundResult, ...]
+    """The rounds this action ended (usually none, at most one)."""
+    seats: tuple[Seat, ...]
+    views: Mapping[str | None, GameView]
+    """Per player id, and None for spectators; empty in the lobby."""
+    host_id: int | None
+    ruleset: Ruleset
+
+    def view(self, player: str | None) -> GameView | None:
+        """The table as ``player`` saw it at this commit (a spectator's view for anyone not
+        seated); None in the lobby."""
+        return self.views.get(player) or self.views.get(None)
+
+
+Listener = Callable[[Committed], Awaitable[None]]

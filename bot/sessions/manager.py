@@ -1,0 +1,215 @@
+"""The live sessions of one process (channel id to session) and the store they share."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
+
+from bot.league import League
+from bot.rummy import Game, Ruleset
+from bot.sessions.errors import ChannelBusy, NotAllowed
+from bot.sessions.events import Listener
+from bot.sessions.names import clean_name
+from bot.sessions.restore import restore_game
+from bot.sessions.session import Session
+from bot.storage import (
+    DuplicateLiveGame,
+    ForgetReport,
+    GameRecord,
+    GameStatus,
+    MessageRef,
+    NewSeat,
+    Store,
+    assign_seats,
+    open_store,
+    utc_now,
+)
+
+log = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE = 5.0
+"""Seconds the listeners get at shutdown to tell Discord about the last commits."""
+
+
+class SessionManager:
+    """Owns the store and the live sessions.
+
+    The manager's own lock covers opening sessions and the requests that touch several
+    (deletions); game operations never take it, so a listener may open a lobby.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._sessions: dict[int, Session] = {}
+        self._by_game: dict[int, Session] = {}
+        self._listeners: list[Listener] = []
+        self._notifiers: set[asyncio.Task[None]] = set()
+        self._lock = asyncio.Lock()
+        self.league = League(store)
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SessionManager:
+        return cls(await open_store(path))
+
+    async def close(self) -> None:
+        """Let operations in flight commit, close every session, give the listeners a few
+        seconds to tell the last commits, then close the store."""
+        for session in list(self._sessions.values()):
+            await session._shutdown()
+        current = asyncio.current_task()
+        pending = [t for t in self._notifiers if t is not current and not t.done()]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=SHUTDOWN_GRACE)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        await self._store.close()
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    @property
+    def sessions(self) -> Mapping[int, Session]:
+        """Channel id to live session, as of now."""
+        return MappingProxyType(dict(self._sessions))
+
+    def get(self, channel_id: int) -> Session | None:
+        return self._sessions.get(channel_id)
+
+    def by_game(self, game_id: int) -> Session | None:
+        """The live session of a game (buttons and DMs carry the game id)."""
+        return self._by_game.get(game_id)
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        ruleset: Ruleset,
+        seed: int | None = None,
+    ) -> Session:
+        """Open a table in a channel that has none, with the host in the first seat.
+
+        ``seed`` fixes the deal (for tests and replays); by default it is random.
+        """
+        async with self._lock:
+            if channel_id in self._sessions:
+                raise ChannelBusy("A game already lives in this channel.")
+            seats = assign_seats([NewSeat.human(host_id, clean_name(host_name))])
+            try:
+                async with self._store.unit() as repo:
+                    record = await repo.create_game(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=host_id,
+                        ruleset=ruleset.to_json(),
+                        seed=secrets.randbits(63) if seed is None else seed,
+                        seats=seats,
+                        snapshot=None,
+                        at=utc_now(),
+                        status=GameStatus.LOBBY,
+                    )
+            except DuplicateLiveGame:
+                raise ChannelBusy(
+                    "A stored game in this channel could not be loaded; a moderator can clear it."
+                ) from None
+            return self._add(record, None)
+
+    async def load_active(self, guild_ids: Collection[int] | None = None) -> int:
+        """Open a session for every stored lobby and unfinished game (of ``guild_ids`` if
+        given); returns how many were opened.
+
+        A game that cannot be restored is logged and left stored (``clear_broken`` frees
+        its channel); the others load regardless.
+        """
+        async with self._lock:
+            async with self._store.unit() as repo:
+                records = await repo.live_games(guild_ids)
+                dealt = [r.id for r in records if r.status is GameStatus.ACTIVE]
+                logs = await repo.game_logs(dealt)
+                shown = await repo.game_messages([r.id for r in records])
+            loaded = 0
+            for record in records:
+                if record.channel_id in self._sessions:
+                    continue
+                game: Game | None = None
+                if record.status is GameStatus.ACTIVE:
+                    try:
+                        game = restore_game(record, logs.get(record.id, []))
+                    except Exception:
+                        log.exception("game %s could not be restored; it stays stored", record.id)
+                        continue
+                self._add(record, game, shown.get(record.id, ()))
+                loaded += 1
+            return loaded
+
+    async def clear_broken(self, channel_id: int, *, by_user: int, moderator: bool) -> bool:
+        """Abandon the channel's stored live game that no session serves (it could not be
+        loaded), so a broken game never blocks its channel. Host or moderator; returns
+        whether there was one."""
+        async with self._lock:
+            if channel_id in self._sessions:
+                return False
+            async with self._store.unit() as repo:
+                record = await repo.live_game_in_channel(channel_id)
+                if record is None:
+                    return False
+                if not moderator and (record.host_id is None or record.host_id != by_user):
+                    raise NotAllowed("Only the host or a moderator can clear this game.")
+                await repo.abandon_game(record.id, utc_now())
+            log.info("game %s: cleared from channel %s as broken", record.id, channel_id)
+            return True
+
+    async def forget_user(self, user_id: int) -> ForgetReport:
+        """Delete a person's data: out of the lobbies they sit in, their dealt games
+        abandoned, their id gone from live sessions, the store and its write-ahead log."""
+        async with self._lock:
+            abandoned: list[int] = []
+            for session in list(self._sessions.values()):
+                event = await session.forget(user_id)
+                if event is not None and session.closed:
+                    abandoned.append(session.game_id)
+            async with self._store.unit() as repo:
+                report = await repo.forget_user(user_id, utc_now())
+            await self._store.purge()
+        every = tuple(sorted({*abandoned, *report.abandoned_games}))
+        return dataclasses.replace(report, abandoned_games=every)
+
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete everything about a server; its live sessions close without notice."""
+        async with self._lock:
+            for session in list(self._sessions.values()):
+                if session.guild_id == guild_id:
+                    await session._shutdown()
+            async with self._store.unit() as repo:
+                count = await repo.forget_guild(guild_id)
+            await self._store.purge()
+            return count
+
+    def _add(
+        self, record: GameRecord, game: Game | None, messages: Sequence[MessageRef] = ()
+    ) -> Session:
+        session = Session(
+            record, game, self._store, self._listeners, self._remove, messages=messages
+        )
+        self._sessions[record.channel_id] = session
+        self._by_game[record.id] = session
+        self._notifiers.add(session.notifier)
+        session.notifier.add_done_callback(self._notifiers.discard)
+        return session
+
+    def _remove(self, session: Session) -> None:
+        if self._sessions.get(session.channel_id) is session:
+            del self._sessions[session.channel_id]
+        if self._by_game.get(session.game_id) is session:
+            del self._by_game[session.game_id]

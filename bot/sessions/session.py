@@ -1,0 +1,543 @@
+"""One lobby or game: its operations run one at a time, commit, then are told to listeners.
+
+Each operation holds the session's lock from its checks to its database commit, so two
+clicks at once never interleave; sessions of different channels never wait for each other
+(they share only the store, for the few milliseconds of a commit).
+
+Commit, then show: an action is applied to a copy of the game, and the copy replaces the
+game only once its commit is done, so nothing anyone reads (views, legal actions, events)
+was ever missing from the database.
+
+Listeners run in the session's own task, fed by a queue in commit order. An operation
+returns as soon as its commit is done, whatever the listeners are doing, and a listener, a
+timer or a computer player may call any operation without waiting on itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
+from bot.sessions.errors import (
+    LobbyError,
+    NotAllowed,
+    NotSeated,
+    SessionClosed,
+    StaleAction,
+)
+from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
+from bot.sessions.names import clean_name
+from bot.sessions.restore import restore_game
+from bot.storage import (
+    GameChanged,
+    GameRecord,
+    GameStatus,
+    MessageRef,
+    NewSeat,
+    Seat,
+    SeatKind,
+    StorageError,
+    Store,
+    assign_seats,
+    utc_now,
+)
+from bot.storage.outcome import final_results
+
+log = logging.getLogger(__name__)
+
+LEVEL_LIMIT = 16
+_NO_VIEWS: Mapping[str | None, GameView] = MappingProxyType({})
+
+
+class Session:
+    """One live table. Sessions are made by :class:`~bot.sessions.SessionManager` only."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        game: Game | None,
+        store: Store,
+        listeners: Sequence[Listener],
+        on_close: Callable[[Session], None],
+        messages: Sequence[MessageRef] = (),
+    ) -> None:
+        self._record = record
+        self._messages = {(m.kind, m.player): m for m in messages}
+        self._game = game
+        self._ruleset = Ruleset.from_json(record.ruleset)
+        self._store = store
+        self._listeners = listeners
+        self._on_close = on_close
+        self._lock = asyncio.Lock()
+        self._stale = False
+        self._closed = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._events: asyncio.Queue[Committed | None] = asyncio.Queue()
+        self._notifier = asyncio.create_task(
+            self._notify_loop(), name=f"game-{record.id}-listeners"
+        )
+
+    # --- what the Discord layer reads ------------------------------------------------------
+
+    @property
+    def game_id(self) -> int:
+        return self._record.id
+
+    @property
+    def guild_id(self) -> int:
+        return self._record.guild_id
+
+    @property
+    def channel_id(self) -> int:
+        return self._record.channel_id
+
+    @property
+    def host_id(self) -> int | None:
+        return self._record.host_id
+
+    @property
+    def status(self) -> SessionStatus:
+        return SessionStatus.of(self._record.status)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._ruleset
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self._record.seats
+
+    @property
+    def names(self) -> Mapping[str, str]:
+        """Player id to display name (at most 32 characters, no control characters)."""
+        return MappingProxyType({s.player_id: s.display_name for s in self._record.seats})
+
+    @property
+    def turn(self) -> int:
+        """The current turn number (``GameView.turn``); 0 before the deal."""
+        return 0 if self._game is None else self._game.turn
+
+    @property
+    def seq(self) -> int:
+        """How many actions are committed."""
+        return 0 if self._game is None else len(self._game.log)
+
+    def player_of(self, user_id: int) -> str | None:
+        """The engine's id of a person seated here, else None."""
+        return next((s.player_id for s in self._record.seats if s.user_id == user_id), None)
+
+    def view(self, player: str | None) -> GameView:
+        """The committed table as ``player`` may see it (None, or anyone not seated: a
+        spectator). Before the deal there is nothing to see: :class:`LobbyError`."""
+        return self._dealt().view(player)
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """What ``player`` may do now; empty when it is not their turn, before the deal and
+        after the end."""
+        if self._game is None or self._closed:
+            return []
+        return self._game.legal_actions(player)
+
+    # --- where the game is shown --------------------------------------------------------
+
+    @property
+    def messages(self) -> Mapping[tuple[str, str], MessageRef]:
+        """(kind, player) to the Discord message showing it: ``("table", "")``,
+        ``("lobby", "")``, ``("ping", "")``, ``("hand", player_id)``."""
+        return MappingProxyType(dict(self._messages))
+
+    async def remember_message(
+        self, kind: str, player: str, channel_id: int, message_id: int | None
+    ) -> None:
+        """Keep which message shows ``kind`` (None: there is none any more), so that after
+        a restart the same message is edited. Not game state: no lock, and a storage
+        failure only costs a new message after a restart, so it is logged, not raised."""
+        key = (kind, player)
+        known = self._messages.get(key)
+        if message_id is None:
+            if known is None:
+                return
+            del self._messages[key]
+        else:
+            if known is not None and (known.channel_id, known.message_id) == (
+                channel_id,
+                message_id,
+            ):
+                return
+            self._messages[key] = MessageRef(kind, player, channel_id, message_id)
+        try:
+            async with self._store.unit() as repo:
+                if message_id is None:
+                    await repo.forget_message(self.game_id, kind, player)
+                else:
+                    await repo.save_message(self.game_id, kind, player, channel_id, message_id)
+        except StorageError:
+            log.warning("game %s: could not store the %s message", self.game_id, kind)
+
+    # --- playing ---------------------------------------------------------------------------
+
+    async def apply(self, player: str, action: Action, *, turn: int | None = None) -> Committed:
+        """Check ``action`` by ``player``, commit it, and return once it is committed.
+
+        ``turn`` is the turn the button or menu was built for: checked under the lock, so
+        of two clicks made for the same turn only the first can act. Raises
+        :class:`NotSeated`, :class:`StaleAction`, the engine's :class:`PlayerError`
+        (:class:`~bot.rummy.NotYourTurn`, :class:`~bot.rummy.IllegalAction`),
+        :class:`SessionClosed`, or :class:`LobbyError` before the deal. Listeners hear
+        about the commit later, in the session's own task.
+        """
+        return await self._run(lambda: self._apply(player, action, turn))
+
+    async def _apply(self, player: str, action: Action, turn: int | None) -> Committed:
+        game = self._dealt()
+        if player not in game.players:
+            raise NotSeated("You are not playing at this table.")
+        if turn is not None and turn != game.turn:
+            raise StaleAction("That was for an earlier turn; use the latest message.")
+        draft = game.copy()
+        rounds_before = len(draft.rounds)
+        try:
+            draft.apply(action, player)
+        except PlayerError:
+            raise
+        except Exception:
+            seat = game.players.index(player)
+            log.exception("game %s: the engine failed on %s by seat %d", self.game_id, action, seat)
+            raise
+        rounds = tuple(draft.rounds[rounds_before:])
+        seq = len(draft.log)
+        now = utc_now()
+        # Everything is computed before the transaction: other games wait for the store.
+        snapshot, action_json = draft.to_json(include_log=False), draft.log_json[-1]
+        results = (
+            final_results(draft.ruleset, draft.players, draft.scores, draft.rounds)
+            if draft.is_over
+            else ()
+        )
+        season: int | None = None
+        async with self._store.unit() as repo:
+            await repo.append_action(self.game_id, seq, action_json, snapshot, now)
+            for result in rounds:
+                await repo.record_round(self.game_id, result, draft.players)
+            if draft.is_over:
+                season = await repo.finish_game(self.game_id, results, now)
+        self._game = draft
+        self._record = dataclasses.replace(self._record, action_count=seq, snapshot=snapshot)
+        if draft.is_over:
+            self._record = dataclasses.replace(
+                self._record, status=GameStatus.FINISHED, finished_at=now, season=season
+            )
+        return self._event(EventKind.ACTION, player, action, rounds)
+
+    # --- the lobby -------------------------------------------------------------------------
+
+    async def join(self, user_id: int, display_name: str) -> Committed:
+        """Take a seat before the deal."""
+        return await self._run(lambda: self._join(user_id, display_name))
+
+    async def _join(self, user_id: int, display_name: str) -> Committed:
+        self._lobby()
+        if self.player_of(user_id) is not None:
+            raise LobbyError("You are already at this table.")
+        self._room_for_one()
+        seats = [*self._new_seats(), NewSeat.human(user_id, clean_name(display_name))]
+        return await self._save_lobby(self.host_id, seats, str(user_id))
+
+    async def leave(self, user_id: int) -> Committed:
+        """Give up a seat before the deal. A host who leaves hands the table to the next
+        person seated; with nobody left, the lobby is cancelled."""
+        return await self._run(lambda: self._remove(user_id, str(user_id)))
+
+    async def kick(self, by_user: int, target: int | str, *, moderator: bool) -> Committed:
+        """Take someone out of the lobby: ``target`` is a person's user id, or the player id
+        of a computer seat (``"cpu-1"``). Host or moderator only."""
+
+        async def work() -> Committed:
+            self._allowed(by_user, moderator, "take someone out of the lobby")
+            return await self._remove(target, self.player_of(by_user))
+
+        return await self._run(work)
+
+    async def add_computer(self, by_user: int, level: str, *, moderator: bool) -> Committed:
+        """Seat a computer player of strength ``level``. Host or moderator only."""
+
+        async def work() -> Committed:
+            self._allowed(by_user, moderator, "add a computer player")
+            self._lobby()
+            self._room_for_one()
+            strength = clean_name(level, LEVEL_LIMIT, fallback="normal")
+            taken = {s.display_name for s in self.seats}
+            number = next(n for n in range(1, len(taken) + 2) if f"Computer {n}" not in taken)
+            seats = [*self._new_seats(), NewSeat.computer(f"Computer {number}", strength)]
+            return await self._save_lobby(self.host_id, seats, self.player_of(by_user))
+
+        return await self._run(work)
+
+    async def start(self, by_user: int, *, moderator: bool) -> Committed:
+        """Deal: the lobby becomes a game. Host or moderator only; the ruleset decides how
+        many players may sit down."""
+
+        async def work() -> Committed:
+            self._allowed(by_user, moderator, "start the game")
+            self._lobby()
+            players = [s.player_id for s in self.seats]
+            try:
+                game = Game.new(self._ruleset, players, seed=self._record.seed)
+            except RulesError as error:
+                raise LobbyError(str(error)) from error
+            async with self._store.unit() as repo:
+                await repo.start_game(self.game_id, game.seed, game.to_json(include_log=False))
+            self._game = game
+            self._record = dataclasses.replace(self._record, status=GameStatus.ACTIVE)
+            return self._event(EventKind.STARTED, self.player_of(by_user))
+
+        return await self._run(work)
+
+    async def cancel(self, by_user: int, *, moderator: bool) -> Committed:
+        """Call the lobby off, or abandon the game (no league effect). Host or moderator."""
+
+        async def work() -> Committed:
+            self._allowed(by_user, moderator, "cancel this game")
+            return await self._end(self.player_of(by_user))
+
+        return await self._run(work)
+
+    # --- background work (turn timers, computer players) -----------------------------------
+
+    def start_task(
+        self, coro: Coroutine[Any, Any, Any], name: str | None = None
+    ) -> asyncio.Task[Any]:
+        """Run ``coro`` for as long as the session lives; its failure is logged, not spread.
+
+        The task is cancelled when the session closes. It acts through the session's
+        operations like everyone else (it may call :meth:`apply` freely).
+        """
+        task = asyncio.create_task(coro, name=name or f"game-{self.game_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        if self._closed:
+            task.cancel()
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error(
+                "game %s: background task %s failed",
+                self.game_id,
+                task.get_name(),
+                exc_info=task.exception(),
+            )
+
+    # --- machinery -------------------------------------------------------------------------
+
+    async def _run(self, work: Callable[[], Awaitable[Committed]]) -> Committed:
+        """Run one operation under the lock; queue its event for the listeners."""
+        async with self._lock:
+            if self._closed:
+                raise SessionClosed("This game is over.")
+            if self._stale:
+                await self._reload()
+            try:
+                event = await work()
+            except PlayerError:
+                raise
+            except GameChanged:
+                # Someone else (another process, a deletion) changed the game: memory is
+                # behind the database. Take the stored state and refuse this request.
+                log.warning("game %s changed under its session; reloading", self.game_id)
+                self._stale = True
+                await self._reload()
+                raise StaleAction("The game changed meanwhile; look again and retry.") from None
+            except BaseException:
+                # The commit failed or was interrupted; memory was not changed, but whether
+                # the database committed is unknown until it is read back.
+                self._stale = True
+                raise
+            self._publish(event)
+            return event
+
+    async def _reload(self) -> None:
+        async with self._store.unit() as repo:
+            record = await repo.load_game(self.game_id)
+            logs = await repo.game_logs([self.game_id]) if record is not None else {}
+        if record is None or not record.status.is_live:
+            gone = dataclasses.replace(self._record, status=GameStatus.ABANDONED)
+            self._record = gone if record is None else record
+            self._stale = False
+            self._publish(self._event(EventKind.CANCELLED, None))
+            raise SessionClosed("This game is over.")
+        game = None
+        if record.status is GameStatus.ACTIVE:
+            game = restore_game(record, logs.get(record.id, []))
+        self._record = record
+        self._game = game
+        self._stale = False
+
+    def _publish(self, event: Committed) -> None:
+        self._events.put_nowait(event)
+        if event.status not in (SessionStatus.LOBBY, SessionStatus.ACTIVE):
+            self._close()
+
+    async def _notify_loop(self) -> None:
+        while True:
+            event = await self._events.get()
+            if event is None:
+                return
+            for listener in tuple(self._listeners):
+                try:
+                    await listener(event)
+                except Exception:
+                    log.exception(
+                        "game %s: after-commit listener %r failed", self.game_id, listener
+                    )
+
+    def _close(self) -> None:
+        """Stop taking operations: background work is cancelled, queued events are still
+        told to the listeners, then the listener task ends by itself."""
+        if self._closed:
+            return
+        self._closed = True
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task is not current:
+                task.cancel()
+        self._events.put_nowait(None)
+        self._on_close(self)
+
+    @property
+    def notifier(self) -> asyncio.Task[None]:
+        """The listener task (the manager waits for it when shutting down)."""
+        return self._notifier
+
+    async def _shutdown(self) -> None:
+        """Close under the lock, so an operation being committed finishes first."""
+        async with self._lock:
+            self._close()
+        current = asyncio.current_task()
+        tasks = [t for t in self._tasks if t is not current]
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _event(
+        self,
+        kind: EventKind,
+        actor: str | None,
+        action: Action | None = None,
+        rounds: tuple[RoundResult, ...] = (),
+    ) -> Committed:
+        game = self._game
+        if game is None:
+            views = _NO_VIEWS
+        else:
+            every: dict[str | None, GameView] = {p: game.view(p) for p in game.players}
+            every[None] = game.view(None)
+            views = MappingProxyType(every)
+        status = SessionStatus.of(self._record.status)
+        return Committed(
+            game_id=self.game_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            kind=kind,
+            status=status,
+            actor=actor,
+            action=action,
+            seq=self.seq,
+            turn=self.turn,
+            rounds=rounds,
+            seats=self.seats,
+            views=views,
+            host_id=self.host_id,
+            ruleset=self._ruleset,
+        )
+
+    def _dealt(self) -> Game:
+        if self._game is None:
+            raise LobbyError("The cards have not been dealt yet.")
+        return self._game
+
+    def _lobby(self) -> None:
+        if self._record.status is not GameStatus.LOBBY:
+            raise LobbyError("The game has already started.")
+
+    def _room_for_one(self) -> None:
+        if len(self.seats) >= self._ruleset.max_players:
+            raise LobbyError(
+                f"The table is full: {self._ruleset.name} is played by at most"
+                f" {self._ruleset.max_players} players."
+            )
+
+    def _allowed(self, by_user: int, moderator: bool, what: str) -> None:
+        if not moderator and (self.host_id is None or by_user != self.host_id):
+            raise NotAllowed(f"Only the host or a moderator can {what}.")
+
+    def _new_seats(self) -> list[NewSeat]:
+        return [s.as_new() for s in self.seats]
+
+    async def _remove(self, target: int | str, actor: str | None) -> Committed:
+        """Take a person (user id) or a computer (player id) out of the lobby."""
+        self._lobby()
+        if isinstance(target, int):
+            gone = next((s for s in self.seats if s.user_id == target), None)
+        else:
+            gone = next((s for s in self.seats if s.player_id == target), None)
+        if gone is None:
+            raise NotSeated("That player is not at this table.")
+        rest = [s for s in self.seats if s is not gone]
+        host = self.host_id
+        if gone.user_id is not None and gone.user_id == host:
+            host = next((s.user_id for s in rest if s.kind is SeatKind.HUMAN), None)
+        if host is None or not any(s.kind is SeatKind.HUMAN for s in rest):
+            return await self._end(actor)
+        return await self._save_lobby(host, [s.as_new() for s in rest], actor)
+
+    async def _save_lobby(
+        self, host_id: int | None, seats: Sequence[NewSeat], actor: str | None
+    ) -> Committed:
+        placed = assign_seats(seats)
+        async with self._store.unit() as repo:
+            await repo.update_lobby(self.game_id, host_id, placed)
+        self._record = dataclasses.replace(self._record, host_id=host_id, seats=placed)
+        return self._event(EventKind.LOBBY, actor)
+
+    async def _end(self, actor: str | None) -> Committed:
+        now = utc_now()
+        async with self._store.unit() as repo:
+            status = await repo.abandon_game(self.game_id, now)
+        self._record = dataclasses.replace(self._record, status=status, finished_at=now)
+        return self._event(EventKind.CANCELLED, actor)
+
+    # --- deletion requests -----------------------------------------------------------------
+
+    async def forget(self, user_id: int) -> Committed | None:
+        """Drop a person who asked to be forgotten: out of a lobby (the host role passes
+        on), a dealt game they sit in is abandoned, and their id leaves the host field."""
+        async with self._lock:
+            if self._closed:
+                return None
+            seated = any(s.user_id == user_id for s in self.seats)
+            try:
+                if seated and self._record.status is GameStatus.LOBBY:
+                    event = await self._remove(user_id, None)
+                elif seated:
+                    event = await self._end(None)
+                else:
+                    if self.host_id == user_id:
+                        self._record = dataclasses.replace(self._record, host_id=None)
+                    return None
+            except GameChanged:
+                self._stale = True
+                return None
+            except BaseException:
+                self._stale = True
+                raise
+            self._publish(event)
+            return event

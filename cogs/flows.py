@@ -1,0 +1,411 @@
+"""What a command or a component does, written once for both.
+
+Every flow answers (or defers) first, then asks the session, then presents the result; it
+never decides a rule. Interaction → session is resolved here only: slash commands by the
+channel they were used in, components by the game id in their custom id (a button in a DM
+has no channel of its game).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import sessions as s
+from bot.i18n import locale_of, t
+from bot.rummy import Action, PlayerError, Ruleset
+from cogs import components, present
+from cogs.replies import guarded, send
+
+if TYPE_CHECKING:
+    from cogs.notify import Board, Notifier
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+
+# --- resolving an interaction ---------------------------------------------------------------
+
+
+def manager(interaction: Interaction) -> s.SessionManager:
+    client: Any = interaction.client
+    found: s.SessionManager = client.sessions
+    return found
+
+
+def notifier(interaction: Interaction) -> Notifier:
+    from cogs.notify import Notifier
+
+    client: Any = interaction.client
+    cog = client.get_cog("Notifier")
+    if not isinstance(cog, Notifier):
+        raise RuntimeError("the notify extension is not loaded")
+    return cog
+
+
+def channel_session(interaction: Interaction) -> s.Session:
+    """The session of the channel a slash command was used in."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise PlayerError(t("error.guild_only", locale_of(interaction)))
+    session = manager(interaction).get(interaction.channel_id)
+    if session is None:
+        raise s.NoGameHere("no game in this channel")
+    return session
+
+
+def game_session(interaction: Interaction, game_id: int) -> s.Session:
+    """The session a component belongs to, by the game id in its custom id."""
+    session = manager(interaction).by_game(game_id)
+    if session is None:
+        raise s.SessionClosed("this game is over")
+    return session
+
+
+def seated(session: s.Session, interaction: Interaction) -> str:
+    player = session.player_of(interaction.user.id)
+    if player is None:
+        raise s.NotSeated("not at this table")
+    return player
+
+
+def mark_active(interaction: Interaction, session: s.Session, player: str) -> None:
+    with contextlib.suppress(RuntimeError):
+        notifier(interaction).touch(session.game_id, session.guild_id, session.channel_id, player)
+
+
+def is_moderator(interaction: Interaction, permission: str = "manage_messages") -> bool:
+    if interaction.guild_id is None:
+        return False
+    return bool(getattr(interaction.permissions, permission, False))
+
+
+def names_of(session: s.Session | None) -> Mapping[str, str] | None:
+    return dict(session.names) if session is not None else None
+
+
+def remember(interaction: Interaction) -> None:
+    """Keep the person's language for the DMs the worker sends them later."""
+    with contextlib.suppress(RuntimeError):
+        notifier(interaction).remember_locale(interaction.user.id, locale_of(interaction))
+
+
+# --- the lobby ----------------------------------------------------------------------------
+
+
+def lobby_message(board: Board, event: s.Committed, loc: str) -> tuple[str, discord.ui.View | None]:
+    """The lobby message for ``event``: open (with buttons), started or cancelled."""
+    ruleset = event.ruleset
+    players = [seat.display_name for seat in sorted(event.seats, key=lambda x: x.seat)]
+    host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
+    if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
+        text = present.lobby_text(ruleset, players, host, loc)
+        return text, components.lobby_view(event.game_id, loc)
+    state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
+    if event.kind is s.EventKind.CANCELLED:
+        state = "cancelled"
+    return present.lobby_text(ruleset, players, host, loc, state=state), None
+
+
+def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
+    players = [seat.display_name for seat in sorted(session.seats, key=lambda x: x.seat)]
+    host = next((x.display_name for x in session.seats if x.user_id == session.host_id), None)
+    return present.lobby_text(session.ruleset, players, host, loc, state=state)
+
+
+REQUIRED_PERMISSIONS = (
+    ("view_channel", "permission.view_channel"),
+    ("send_messages", "permission.send_messages"),
+    ("embed_links", "permission.embed_links"),
+    ("attach_files", "permission.attach_files"),
+    ("read_message_history", "permission.read_message_history"),
+)
+
+
+def missing_permissions(interaction: Interaction) -> list[str]:
+    """The catalog keys of the channel permissions the bot lacks; none when it cannot tell."""
+    have = interaction.app_permissions
+    if have.value == 0:
+        # Discord always sends them; zero means none or not sent: ask the cache.
+        cached = _cached_permissions(interaction)
+        if cached is None:
+            return []
+        have = cached
+    needed = list(REQUIRED_PERMISSIONS)
+    if isinstance(interaction.channel, discord.Thread):
+        needed.append(("send_messages_in_threads", "permission.send_messages_in_threads"))
+    return [key for name, key in needed if not getattr(have, name)]
+
+
+def _cached_permissions(interaction: Interaction) -> discord.Permissions | None:
+    guild = interaction.guild
+    channel = interaction.channel
+    me = guild.me if guild is not None else None
+    if me is None or not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
+        return None
+    return channel.permissions_for(me)
+
+
+async def create_lobby(interaction: Interaction, ruleset: Ruleset) -> None:
+    loc = locale_of(interaction, public=True)
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise PlayerError(t("error.guild_only", locale_of(interaction)))
+    missing = missing_permissions(interaction)
+    if missing:
+        names = ", ".join(t(key, locale_of(interaction)) for key in missing)
+        await send(
+            interaction,
+            t("error.bot_missing_permissions", locale_of(interaction), permissions=names),
+        )
+        return
+    remember(interaction)
+    board_keeper = notifier(interaction)
+    board_keeper.pending_channels.add(interaction.channel_id)
+    try:
+        session = await manager(interaction).create_lobby(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            ruleset=ruleset,
+        )
+    except BaseException:
+        board_keeper.pending_channels.discard(interaction.channel_id)
+        raise
+    board = board_keeper.board(session.game_id, session.guild_id, session.channel_id)
+    board.locale = loc
+    try:
+        message = await send(
+            interaction,
+            lobby_text_of(session, loc),
+            ephemeral=False,
+            view=components.lobby_view(session.game_id, loc),
+        )
+    finally:
+        board_keeper.pending_channels.discard(interaction.channel_id)
+    if message is None:
+        message = await interaction.original_response()
+    board_keeper.set_lobby_message(
+        session.game_id, session.guild_id, session.channel_id, message.id
+    )
+
+
+async def lobby_op(interaction: Interaction, verb: str, session: s.Session) -> s.Committed:
+    user = interaction.user
+    moderator = is_moderator(interaction)
+    if verb == "join":
+        return await session.join(user.id, user.display_name)
+    if verb == "leave":
+        return await session.leave(user.id)
+    if verb == "start":
+        return await session.start(user.id, moderator=moderator)
+    if verb == "cancel":
+        return await session.cancel(user.id, moderator=moderator)
+    raise PlayerError(f"unknown lobby action {verb!r}")
+
+
+_LOBBY_DONE = {
+    "join": "lobby.you_joined",
+    "leave": "lobby.you_left",
+    "start": "lobby.started",
+    "cancel": "lobby.cancelled",
+}
+
+
+async def lobby_command(interaction: Interaction, verb: str) -> None:
+    """/rummy join|leave|start|cancel: the lobby message is updated by the worker."""
+
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        remember(interaction)
+        try:
+            session = channel_session(interaction)
+        except s.NoGameHere:
+            if verb != "cancel":
+                raise
+            cleared = await manager(interaction).clear_broken(
+                interaction.channel_id or 0,
+                by_user=interaction.user.id,
+                moderator=is_moderator(interaction),
+            )
+            if not cleared:
+                raise
+            await send(interaction, t("lobby.cleared", locale_of(interaction)))
+            return
+        await lobby_op(interaction, verb, session)
+        await send(interaction, t(_LOBBY_DONE[verb], locale_of(interaction)))
+
+    await guarded(interaction, work)
+
+
+async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> None:
+    """A lobby button: the answer edits the lobby message itself (free of rate limits)."""
+
+    async def work() -> None:
+        await interaction.response.defer()
+        remember(interaction)
+        session = game_session(interaction, game_id)
+        keeper = notifier(interaction)
+        keeper.claim(game_id, session.guild_id, session.channel_id, "lobby")
+        shown = False
+        try:
+            event = await lobby_op(interaction, verb, session)
+            board = keeper.board(game_id, session.guild_id, session.channel_id)
+            text, view = lobby_message(board, event, board.locale)
+            await interaction.edit_original_response(
+                content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+            if interaction.message is not None and board.lobby_message != interaction.message.id:
+                keeper.keep(board, "lobby", interaction.message.id)
+            shown = True
+        finally:
+            keeper.release(game_id, "lobby", shown=shown)
+
+    await guarded(interaction, work)
+
+
+# --- hands --------------------------------------------------------------------------------
+
+
+async def show_hand(interaction: Interaction, session: s.Session) -> None:
+    """The hand as an ephemeral answer with its move buttons (works with DMs closed)."""
+    from cogs.notify import hand_message
+
+    player = seated(session, interaction)
+    loc = locale_of(interaction)
+    if session.status is s.SessionStatus.LOBBY:
+        raise PlayerError(t("hand.not_dealt", loc))
+    board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
+    content, file, view = await hand_message(session, board, player, loc)
+    if content is None:
+        raise s.SessionClosed("no hand to show")
+    await send(interaction, content, ephemeral=True, file=file, view=view)
+
+
+async def show_hand_button(interaction: Interaction, game_id: int) -> None:
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        remember(interaction)
+        session = game_session(interaction, game_id)
+        board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
+        message = interaction.message
+        if (
+            board.table_message is None
+            and message is not None
+            and any(a.filename == "table.png" for a in message.attachments)
+        ):
+            # After a restart: the table this button sits on is the one to keep editing.
+            notifier(interaction).keep(board, "table", message.id)
+        await show_hand(interaction, session)
+
+    await guarded(interaction, work)
+
+
+async def hand_command(interaction: Interaction) -> None:
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        remember(interaction)
+        await show_hand(interaction, channel_session(interaction))
+
+    await guarded(interaction, work)
+
+
+# --- moves --------------------------------------------------------------------------------
+
+
+async def move_command(interaction: Interaction, build: Any) -> None:
+    """A slash-command move: ``build(session, player)`` makes the action from the options.
+
+    The answer says what happened and shows the hand as text; the DM hand and the table are
+    updated by the worker.
+    """
+    from cogs.notify import hand_message
+
+    session_ref: list[s.Session] = []
+
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        remember(interaction)
+        session = channel_session(interaction)
+        session_ref.append(session)
+        player = seated(session, interaction)
+        mark_active(interaction, session, player)
+        action: Action = build(session, player)
+        event = await session.apply(player, action)
+        loc = locale_of(interaction)
+        keeper = notifier(interaction)
+        board = keeper.board(session.game_id, session.guild_id, session.channel_id)
+        after = event.views.get(player)
+        me = session.names.get(player, interaction.user.display_name)
+        said = present.move_text(me, event.action or action, after, loc)
+        if player in board.dm_closed:
+            content, file, view = await hand_message(session, board, player, loc)
+            await send(interaction, present.fit([said, content or ""]), file=file, view=view)
+            return
+        lines = [said]
+        if after is not None and not after.is_over:
+            lines.append(present.hand_text(after, session.names, loc))
+        await send(interaction, present.fit(lines))
+
+    await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
+
+
+async def hand_move(interaction: Interaction, game_id: int, turn: int, action: Action) -> None:
+    """A move button or menu on a hand message (in a DM, or an ephemeral hand)."""
+    from cogs.notify import hand_message
+
+    session_ref: list[s.Session] = []
+
+    async def work() -> None:
+        await interaction.response.defer()
+        remember(interaction)
+        session = game_session(interaction, game_id)
+        session_ref.append(session)
+        player = seated(session, interaction)
+        mark_active(interaction, session, player)
+        keeper = notifier(interaction)
+        in_dm = interaction.guild_id is None
+        key = f"hand:{player}"
+        if in_dm:
+            keeper.claim(game_id, session.guild_id, session.channel_id, key)
+        shown = False
+        dm: tuple[int, int] | None = None
+        try:
+            await session.apply(player, action, turn=turn)
+            board = keeper.board(game_id, session.guild_id, session.channel_id)
+            loc = locale_of(interaction)
+            content, file, view = await hand_message(session, board, player, loc)
+            await interaction.edit_original_response(
+                content=content,
+                attachments=[file] if file is not None else [],
+                view=view,
+            )
+            shown = in_dm
+            if in_dm and interaction.message is not None and interaction.channel_id is not None:
+                dm = (interaction.channel_id, interaction.message.id)
+                keeper.remember_hook(game_id, player, interaction, interaction.message.id)
+        finally:
+            if in_dm:
+                keeper.release(game_id, key, shown=shown, dm=dm)
+
+    await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
+
+
+async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str) -> None:
+    async def work() -> None:
+        action = present.decode_action(code)
+        await hand_move(interaction, game_id, turn, action)
+
+    await guarded(interaction, work)
+
+
+# --- pictures as files --------------------------------------------------------------------
+
+
+def png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)

@@ -1,0 +1,231 @@
+"""/league: the server's standings, a player's card, recent games and new seasons.
+
+The figures are the storage layer's (kept up to date when a game finishes); this cog only
+turns them into the renderer's pictures and a text twin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import locale_of, t
+from bot.storage.models import GameSummary, LeagueEntry, StandingsPage
+from cogs import flows, present
+from cogs.replies import guarded, send
+from rendering import PlayerCard, RecentGame, StandingRow, render_player_card, render_standings
+
+Interaction = discord.Interaction[Any]
+
+
+def standing_rows(page: StandingsPage) -> list[StandingRow]:
+    return [
+        StandingRow(
+            place=e.rank,
+            name=e.display_name,
+            games=e.games,
+            wins=e.wins,
+            win_rate=e.win_rate,
+            rating=e.rating,
+            points_for=e.points_for,
+            points_against=e.points_against,
+        )
+        for e in page.rows
+    ]
+
+
+def standings_text(page: StandingsPage, loc: str) -> str:
+    if page.season is None or not page.rows:
+        return t("league.empty", loc)
+    lines = [
+        f"**{t('league.title', loc, season=page.season, page=page.page, pages=page.total_pages)}**"
+    ]
+    for e in page.rows:
+        lines.append(
+            t(
+                "league.row",
+                loc,
+                place=e.rank,
+                player=e.display_name,
+                games=e.games,
+                wins=e.wins,
+                rating=f"{e.rating:.1f}",
+            )
+        )
+    return present.fit(lines)
+
+
+def recent_places(history: list[GameSummary], user_id: int) -> tuple[RecentGame, ...]:
+    recent: list[RecentGame] = []
+    for game in history:
+        seat = next((x for x in game.seats if x.user_id == user_id), None)
+        if seat is not None and seat.place is not None:
+            recent.append(RecentGame(place=seat.place, players=len(game.seats)))
+    return tuple(recent[:10])
+
+
+def player_card(entry: LeagueEntry, recent: tuple[RecentGame, ...]) -> PlayerCard:
+    average = entry.average_place
+    return PlayerCard(
+        name=entry.display_name,
+        games=entry.games,
+        wins=entry.wins,
+        win_rate=entry.win_rate,
+        rounds_won=entry.rounds_won,
+        points_for=entry.points_for,
+        points_against=entry.points_against,
+        avg_place=0.0 if math.isnan(average) else average,
+        rating=entry.rating,
+        recent=recent,
+    )
+
+
+def player_text(entry: LeagueEntry, loc: str) -> str:
+    average = entry.average_place
+    return t(
+        "league.player",
+        loc,
+        player=entry.display_name,
+        rank=entry.rank,
+        games=entry.games,
+        wins=entry.wins,
+        rounds=entry.rounds_won,
+        rating=f"{entry.rating:.1f}",
+        place="—" if math.isnan(average) else f"{average:.2f}",
+    )
+
+
+def history_text(history: list[GameSummary], loc: str) -> str:
+    if not history:
+        return t("league.no_history", loc)
+    lines = [f"**{t('league.history_title', loc)}**"]
+    for game in history:
+        seats = sorted(game.seats, key=lambda x: (x.place is None, x.place or 0))
+        players = ", ".join(
+            f"{x.display_name}" + (f" ({x.score})" if x.score is not None else "") for x in seats
+        )
+        when = (game.finished_at or game.created_at).strftime("%Y-%m-%d")
+        status = t("league.abandoned", loc) if game.status.value == "abandoned" else ""
+        lines.append(f"#{game.id} {when} {game.ruleset_name}: {players} {status}".rstrip())
+    return present.fit(lines)
+
+
+class League(commands.Cog):
+    league = app_commands.Group(
+        name="league", description="This server's Rummy league", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @league.command(name="table", description="The league standings")
+    @app_commands.describe(season="Which season (default: the current one)", page="Which page")
+    async def table(
+        self,
+        interaction: Interaction,
+        season: app_commands.Range[int, 1, 100000] | None = None,
+        page: app_commands.Range[int, 1, 100000] = 1,
+    ) -> None:
+        async def work() -> None:
+            await interaction.response.defer(thinking=True)
+            guild_id = interaction.guild_id or 0
+            found = await flows.manager(interaction).league.standings(
+                guild_id, season=season, page=page
+            )
+            loc = locale_of(interaction, public=True)
+            text = standings_text(found, loc)
+            if found.season is None or not found.rows:
+                await send(interaction, text, ephemeral=False)
+                return
+            title = t(
+                "league.title", loc, season=found.season, page=found.page, pages=found.total_pages
+            )
+            picture = await asyncio.to_thread(
+                render_standings,
+                standing_rows(found),
+                title=title,
+                page=found.page,
+                pages=found.total_pages,
+            )
+            await send(interaction, text, ephemeral=False, file=flows.png(picture, "league.png"))
+
+        await guarded(interaction, work)
+
+    @league.command(name="player", description="A player's league card")
+    @app_commands.describe(user="Whose card (default: yours)")
+    async def player(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        async def work() -> None:
+            await interaction.response.defer(thinking=True)
+            who = user or interaction.user
+            guild_id = interaction.guild_id or 0
+            facade = flows.manager(interaction).league
+            entry = await facade.player_card(guild_id, who.id)
+            loc = locale_of(interaction, public=True)
+            if entry is None:
+                await send(
+                    interaction,
+                    t("league.no_player", loc, player=who.display_name),
+                    ephemeral=False,
+                )
+                return
+            history = list(await facade.history(guild_id, who.id, limit=10))
+            card = player_card(entry, recent_places(history, who.id))
+            picture = await asyncio.to_thread(render_player_card, card)
+            await send(
+                interaction,
+                player_text(entry, loc),
+                ephemeral=False,
+                file=flows.png(picture, "player.png"),
+            )
+
+        await guarded(interaction, work)
+
+    @league.command(name="history", description="The server's recent games")
+    async def history(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer(thinking=True)
+            games = list(
+                await flows.manager(interaction).league.history(
+                    interaction.guild_id or 0, None, limit=10
+                )
+            )
+            await send(
+                interaction,
+                history_text(games, locale_of(interaction, public=True)),
+                ephemeral=False,
+            )
+
+        await guarded(interaction, work)
+
+    @league.command(name="newseason", description="Start a new league season (Manage Server)")
+    async def newseason(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            loc = locale_of(interaction)
+            if not flows.is_moderator(interaction, "manage_guild"):
+                await send(
+                    interaction,
+                    t(
+                        "error.user_missing_permissions",
+                        loc,
+                        permissions=t("permission.manage_guild", loc),
+                    ),
+                )
+                return
+            await interaction.response.defer(thinking=True)
+            season = await flows.manager(interaction).league.new_season(interaction.guild_id or 0)
+            await send(
+                interaction,
+                t("league.new_season", locale_of(interaction, public=True), season=season.number),
+                ephemeral=False,
+            )
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(League(bot))

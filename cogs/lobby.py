@@ -1,0 +1,168 @@
+"""/rummy: create a table, join and leave it, start, cancel, kick, and look at it.
+
+The lobby message's buttons do the same as the commands; both go through :mod:`cogs.flows`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import sessions as s
+from bot.i18n import locale_of, t
+from bot.rummy import preset, preset_names
+from cogs import flows, present
+from cogs.replies import guarded, send
+
+Interaction = discord.Interaction[Any]
+
+VARIANTS = [
+    app_commands.Choice(name="Classic Rummy", value="classic"),
+    app_commands.Choice(name="Parlett's Basic Rummy", value="parlett"),
+    app_commands.Choice(name="Rummy 500", value="500"),
+]
+SCORINGS = [
+    app_commands.Choice(name="positive", value="positive"),
+    app_commands.Choice(name="negative", value="negative"),
+]
+
+
+class Lobby(commands.Cog):
+    rummy = app_commands.Group(
+        name="rummy", description="Play Rummy in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @rummy.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(
+        variant="Which Rummy",
+        target="Score that ends the game",
+        jokers="Play with jokers (Parlett, Rummy 500)",
+        two_decks="Parlett: two decks for four or five players",
+        ace_high="Parlett: aces high or low",
+        ace_always_low="Rummy 500: aces always low",
+        scoring="Classic: winner scores the others' hands (positive) or all score their own",
+        simple_scoring="Every card counts 5 and tens/faces 10 (Classic, Rummy 500)",
+        limit_layoffs="Lay off one card per turn, after melding (Classic, Rummy 500)",
+        must_discard_to_go_out="Going out needs a final discard",
+        ten_for_three="Parlett: ten cards each with three players",
+    )
+    @app_commands.choices(variant=VARIANTS, scoring=SCORINGS)
+    async def new(
+        self,
+        interaction: Interaction,
+        variant: app_commands.Choice[str],
+        target: app_commands.Range[int, 1, 100000] | None = None,
+        jokers: bool | None = None,
+        two_decks: bool | None = None,
+        ace_high: bool | None = None,
+        ace_always_low: bool | None = None,
+        scoring: app_commands.Choice[str] | None = None,
+        simple_scoring: bool | None = None,
+        limit_layoffs: bool | None = None,
+        must_discard_to_go_out: bool | None = None,
+        ten_for_three: bool | None = None,
+    ) -> None:
+        chosen: dict[str, Any] = {
+            "target": target,
+            "jokers": jokers,
+            "two_decks": two_decks,
+            "ace_high": ace_high,
+            "ace_always_low": ace_always_low,
+            "scoring": scoring.value if scoring is not None else None,
+            "simple_scoring": simple_scoring,
+            "limit_layoffs": limit_layoffs,
+            "must_discard_to_go_out": must_discard_to_go_out,
+            "ten_for_three": ten_for_three,
+        }
+        options = {name: value for name, value in chosen.items() if value is not None}
+
+        async def work() -> None:
+            ruleset = preset(variant.value, **options)
+            await flows.create_lobby(interaction, ruleset)
+
+        await guarded(interaction, work)
+
+    @rummy.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: Interaction) -> None:
+        await flows.lobby_command(interaction, "join")
+
+    @rummy.command(name="leave", description="Leave this channel's table before the game starts")
+    async def leave(self, interaction: Interaction) -> None:
+        await flows.lobby_command(interaction, "leave")
+
+    @rummy.command(name="start", description="Deal the cards (host or moderator)")
+    async def start(self, interaction: Interaction) -> None:
+        await flows.lobby_command(interaction, "start")
+
+    @rummy.command(
+        name="cancel", description="Cancel this channel's game (host or Manage Messages)"
+    )
+    async def cancel(self, interaction: Interaction) -> None:
+        await flows.lobby_command(interaction, "cancel")
+
+    @rummy.command(name="kick", description="Remove a player from the lobby (host or moderator)")
+    @app_commands.describe(player="Who to remove")
+    async def kick(self, interaction: Interaction, player: discord.User) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            session = flows.channel_session(interaction)
+            await session.kick(
+                interaction.user.id, player.id, moderator=flows.is_moderator(interaction)
+            )
+            await send(
+                interaction, t("lobby.kicked", locale_of(interaction), player=player.display_name)
+            )
+
+        await guarded(interaction, work)
+
+    @rummy.command(name="status", description="Show this channel's table (only you see it)")
+    async def status(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            session = flows.channel_session(interaction)
+            loc = locale_of(interaction)
+            if session.status is s.SessionStatus.LOBBY:
+                await send(interaction, flows.lobby_text_of(session, loc))
+                return
+            from rendering import render_table
+
+            view = session.view(None)
+            names = dict(session.names)
+            text = present.table_text(view, names, loc)
+            picture = await asyncio.to_thread(render_table, view, names=names)
+            await send(interaction, text, file=flows.png(picture, "table.png"))
+
+        await guarded(interaction, work)
+
+    @rummy.command(
+        name="rules", description="Show the rules of this channel's game, or of every variant"
+    )
+    async def rules(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            loc = locale_of(interaction)
+            session = (
+                flows.manager(interaction).get(interaction.channel_id)
+                if interaction.channel_id is not None
+                else None
+            )
+            if session is not None:
+                text = "\n".join(present.rules_lines(session.ruleset, loc))
+            else:
+                blocks = []
+                for name in preset_names():
+                    blocks.append("\n".join(present.rules_lines(preset(name), loc)))
+                text = present.fit("\n\n".join(blocks).split("\n"))
+            await send(interaction, text)
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Lobby(bot))

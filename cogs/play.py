@@ -1,0 +1,368 @@
+"""The move commands (/draw, /meld, /layoff, /swap, /discard, /endround, /hand) and their
+autocomplete, built from the player's legal actions.
+
+An autocomplete choice's value is text that the command reads back as exactly the action
+offered; anything else the engine accepts is accepted when typed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import sessions as s
+from bot.rummy import (
+    Action,
+    Card,
+    Discard,
+    DrawStock,
+    EndRound,
+    LayOff,
+    Meld,
+    PlayerError,
+    SwapJoker,
+    TakeDiscard,
+    layoff_readings,
+    readings,
+)
+from cogs import flows, present, typed
+from cogs.components import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+MAX_CHOICES = 25
+
+
+def _legal(interaction: Interaction) -> tuple[s.Session, str, list[Action]] | None:
+    """The asker's session, player id and legal actions; None when they have none."""
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        return None
+    session = flows.manager(interaction).get(channel_id)
+    if session is None or session.status is not s.SessionStatus.ACTIVE:
+        return None
+    player = session.player_of(interaction.user.id)
+    if player is None:
+        return None
+    return session, player, list(session.legal_actions(player))
+
+
+def _faces(text: str) -> set[tuple[int, Any]] | None:
+    """The faces typed so far; None when the text is not (yet) cards."""
+    try:
+        cards = typed.cards_of(text)
+    except PlayerError:
+        return None
+    return {c.face for c in cards}
+
+
+def _matches(cards: Sequence[Card], label: str, current: str) -> bool:
+    if not current.strip():
+        return True
+    faces = _faces(current)
+    if faces is not None:
+        have = {c.face for c in cards}
+        return faces <= have
+    return current.strip().lower() in label.lower()
+
+
+def _choice(name: str, value: str) -> app_commands.Choice[str] | None:
+    if not value or len(value) > 100:
+        return None
+    return app_commands.Choice(name=name[:100], value=value)
+
+
+def _play_value(action: Meld | LayOff) -> str:
+    """The cards part of the engine's text form: it reads back as exactly this play (the
+    copies, and what each joker stands for when that matters)."""
+    text = str(action)
+    if isinstance(action, Meld):
+        return text.removeprefix("meld ")
+    return text.removeprefix(f"layoff {action.meld_id} ")
+
+
+def _safe(
+    build: Callable[[Interaction, str], list[app_commands.Choice[Any]]],
+) -> Callable[[Interaction, str], Any]:
+    async def complete(interaction: Interaction, current: str) -> list[app_commands.Choice[Any]]:
+        try:
+            return build(interaction, current)[:MAX_CHOICES]
+        except Exception:
+            log.exception("autocomplete failed")
+            return []
+
+    return complete
+
+
+def meld_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = _legal(interaction)
+    if found is None:
+        return []
+    session, _, legal = found
+    out: list[app_commands.Choice[str]] = []
+    for action in legal:
+        if not isinstance(action, Meld):
+            continue
+        label = present.action_label(action, session.view(None))
+        if not _matches(action.cards, label, current):
+            continue
+        choice = _choice(label, _play_value(action))
+        if choice is not None and choice not in out:
+            out.append(choice)
+    return out
+
+
+def layoff_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = _legal(interaction)
+    if found is None:
+        return []
+    session, _, legal = found
+    view = session.view(None)
+    wanted = getattr(interaction.namespace, "meld", None)
+    out: list[app_commands.Choice[str]] = []
+    for action in legal:
+        if not isinstance(action, LayOff):
+            continue
+        if isinstance(wanted, int) and wanted != action.meld_id:
+            continue
+        label = present.action_label(action, view)
+        if not _matches(action.cards, label, current):
+            continue
+        choice = _choice(label, _play_value(action))
+        if choice is not None and choice not in out:
+            out.append(choice)
+    return out
+
+
+def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """/layoff and /swap ``meld``: the melds the typed cards can go on."""
+    found = _legal(interaction)
+    if found is None:
+        return []
+    session, _, legal = found
+    view = session.view(None)
+    command = interaction.command.name if interaction.command is not None else ""
+    typed_cards = str(
+        getattr(interaction.namespace, "cards", None)
+        or getattr(interaction.namespace, "card", None)
+        or ""
+    )
+    ids: list[int] = []
+    for action in legal:
+        if command == "swap" and isinstance(action, SwapJoker):
+            cards: Sequence[Card] = (action.card,)
+        elif command != "swap" and isinstance(action, LayOff):
+            cards = action.cards
+        else:
+            continue
+        if typed_cards and not _matches(cards, "", typed_cards):
+            continue
+        if action.meld_id not in ids:
+            ids.append(action.meld_id)
+    out: list[app_commands.Choice[int]] = []
+    for meld in view.melds:
+        if meld.id in ids and (not current or current.strip().lstrip("#") in str(meld.id)):
+            out.append(
+                app_commands.Choice(
+                    name=present.meld_line(meld, session.names)[:100], value=meld.id
+                )
+            )
+    return out
+
+
+def reading_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The readings of the typed cards, when there is more than one."""
+    channel_id = interaction.channel_id
+    session = flows.manager(interaction).get(channel_id) if channel_id is not None else None
+    if session is None or session.status is not s.SessionStatus.ACTIVE:
+        return []
+    text = str(getattr(interaction.namespace, "cards", None) or "")
+    try:
+        cards = typed.cards_of(text)
+    except PlayerError:
+        return []
+    command = interaction.command.name if interaction.command is not None else ""
+    if command == "layoff":
+        meld_id = getattr(interaction.namespace, "meld", None)
+        meld = next((m for m in session.view(None).melds if m.id == meld_id), None)
+        options = layoff_readings(meld, cards, session.ruleset) if meld is not None else []
+    else:
+        options = readings(cards, session.ruleset)
+    if len(options) < 2:
+        return []
+    out: list[app_commands.Choice[str]] = []
+    for number, option in enumerate(options, start=1):
+        name = f"{number}: {option}"
+        choice = _choice(name, str(number))
+        if choice is not None:
+            out.append(app_commands.Choice(name=name[:100], value=str(number)))
+    return out
+
+
+def discard_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = _legal(interaction)
+    if found is None:
+        return []
+    out: list[app_commands.Choice[str]] = []
+    for action in found[2]:
+        if isinstance(action, Discard):
+            text = present.card_text(action.card)
+            if _matches((action.card,), text, current):
+                out.append(app_commands.Choice(name=text, value=str(action.card)))
+    return out
+
+
+def swap_card_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = _legal(interaction)
+    if found is None:
+        return []
+    wanted = getattr(interaction.namespace, "meld", None)
+    out: list[app_commands.Choice[str]] = []
+    for action in found[2]:
+        if isinstance(action, SwapJoker) and (
+            not isinstance(wanted, int) or wanted == action.meld_id
+        ):
+            text = present.card_text(action.card)
+            name = f"{text} ⇄ JK #{action.meld_id}"
+            if _matches((action.card,), name, current):
+                choice = app_commands.Choice(name=name, value=str(action.card))
+                if choice not in out:
+                    out.append(choice)
+    return out
+
+
+def depth_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+    found = _legal(interaction)
+    if found is None:
+        return []
+    view = found[0].view(None)
+    return [
+        app_commands.Choice(name=present.action_label(a, view), value=a.depth)
+        for a in found[2]
+        if isinstance(a, TakeDiscard)
+    ]
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="draw", description="Draw from the stock or take from the discard pile"
+    )
+    @app_commands.describe(
+        source="Where to draw from",
+        depth="Rummy 500: how many cards to take from the discard pile",
+    )
+    @app_commands.choices(
+        source=[
+            app_commands.Choice(name="stock", value="stock"),
+            app_commands.Choice(name="discard", value="discard"),
+        ]
+    )
+    @app_commands.autocomplete(depth=_safe(depth_choices))
+    @app_commands.guild_only()
+    async def draw(
+        self,
+        interaction: Interaction,
+        source: app_commands.Choice[str],
+        depth: app_commands.Range[int, 1, 200] | None = None,
+    ) -> None:
+        def build(session: s.Session, player: str) -> Action:
+            if source.value == "stock":
+                return DrawStock()
+            return TakeDiscard(depth or 1)
+
+        await flows.move_command(interaction, build)
+
+    @app_commands.command(name="meld", description="Put a new meld on the table")
+    @app_commands.describe(
+        cards="The cards, e.g. 7h 7d 7s or 5h 6h JK=7h",
+        reading="Which reading, when the cards can be read more than one way",
+    )
+    @app_commands.autocomplete(cards=_safe(meld_choices), reading=_safe(reading_choices))
+    @app_commands.guild_only()
+    async def meld(
+        self,
+        interaction: Interaction,
+        cards: app_commands.Range[str, 1, 300],
+        reading: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        def build(session: s.Session, player: str) -> Action:
+            return typed.meld_action(cards, typed.reading_number(reading))
+
+        await flows.move_command(interaction, build)
+
+    @app_commands.command(name="layoff", description="Add cards to a meld on the table")
+    @app_commands.describe(
+        cards="The cards to add, e.g. 8h or JK=9h",
+        meld="The meld's number (shown as #N on the table)",
+        reading="Which reading, when the cards can be read more than one way",
+    )
+    @app_commands.autocomplete(
+        cards=_safe(layoff_choices), meld=_safe(meld_id_choices), reading=_safe(reading_choices)
+    )
+    @app_commands.guild_only()
+    async def layoff(
+        self,
+        interaction: Interaction,
+        cards: app_commands.Range[str, 1, 300],
+        meld: app_commands.Range[int, 1, 10000],
+        reading: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        def build(session: s.Session, player: str) -> Action:
+            return typed.layoff_action(cards, meld, typed.reading_number(reading))
+
+        await flows.move_command(interaction, build)
+
+    @app_commands.command(
+        name="swap", description="Swap a joker out of a meld for the card it stands for"
+    )
+    @app_commands.describe(
+        meld="The meld's number (shown as #N on the table)", card="Your natural card, e.g. 7h"
+    )
+    @app_commands.autocomplete(meld=_safe(meld_id_choices), card=_safe(swap_card_choices))
+    @app_commands.guild_only()
+    async def swap(
+        self,
+        interaction: Interaction,
+        meld: app_commands.Range[int, 1, 10000],
+        card: app_commands.Range[str, 1, 40],
+    ) -> None:
+        def build(session: s.Session, player: str) -> Action:
+            return SwapJoker(meld, typed.one_card(card))
+
+        await flows.move_command(interaction, build)
+
+    @app_commands.command(name="discard", description="Discard a card and end your turn")
+    @app_commands.describe(card="The card, e.g. 7h or Q♠")
+    @app_commands.autocomplete(card=_safe(discard_choices))
+    @app_commands.guild_only()
+    async def discard(self, interaction: Interaction, card: app_commands.Range[str, 1, 40]) -> None:
+        def build(session: s.Session, player: str) -> Action:
+            return Discard(typed.one_card(card))
+
+        await flows.move_command(interaction, build)
+
+    @app_commands.command(
+        name="endround", description="End the round instead of drawing, when the stock is empty"
+    )
+    @app_commands.guild_only()
+    async def endround(self, interaction: Interaction) -> None:
+        await flows.move_command(interaction, lambda session, player: EndRound())
+
+    @app_commands.command(name="hand", description="Show your hand (only you see it)")
+    @app_commands.guild_only()
+    async def hand(self, interaction: Interaction) -> None:
+        await flows.hand_command(interaction)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Play(bot))

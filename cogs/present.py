@@ -1,0 +1,362 @@
+"""Text forms of the table, the hands, the lobby and the scores, and the compact action codes
+that select menus carry.
+
+Every picture the bot sends has a text twin built here: screen readers, phones and people
+who copy cards into a command read the text, so it names everything the picture shows that
+a player needs to act (whose turn, the piles, the melds with the numbers to type). Pure
+functions of engine values, so they are tested without Discord.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from bot.i18n import t, tn
+from bot.rummy import (
+    Action,
+    Card,
+    Discard,
+    DrawStock,
+    EndRound,
+    GameView,
+    LayOff,
+    Meld,
+    RoundEnd,
+    RoundResult,
+    Ruleset,
+    Scoring,
+    SwapJoker,
+    TableMeld,
+    TakeDiscard,
+    parse_action,
+)
+
+MESSAGE_LIMIT = 2000
+"""Discord refuses message content longer than this."""
+VALUE_LIMIT = 100
+"""Discord's limit for a select option's value, label and a custom id."""
+
+
+def card_text(card: Card) -> str:
+    """A card as people read and type it; twins look alike (the engine picks the copy)."""
+    return card.face_text
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def exact_text(cards: Iterable[Card]) -> str:
+    """Cards naming their physical copy when it is not the first (``10♥#2``): what an
+    autocomplete value carries, so it means exactly the card offered."""
+    return " ".join(str(c) for c in cards)
+
+
+def suit_sorted(cards: Iterable[Card]) -> list[Card]:
+    return sorted(cards, key=lambda c: c.sort_key)
+
+
+def name_of(player: str | None, names: Mapping[str, str]) -> str:
+    if player is None:
+        return "?"
+    return names.get(player) or player
+
+
+def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
+    """Join lines, dropping the last ones (with an ellipsis) rather than going over ``limit``."""
+    out: list[str] = []
+    size = 0
+    for line in lines:
+        extra = len(line) + (1 if out else 0)
+        if size + extra > limit - 2:
+            out.append("…")
+            break
+        out.append(line)
+        size += extra
+    text = "\n".join(out)
+    return text[:limit]
+
+
+# --- rules and lobby ---------------------------------------------------------------------
+
+VARIANT_KEYS = {"classic": "variant.classic", "parlett": "variant.parlett", "500": "variant.500"}
+
+
+def variant_name(ruleset: Ruleset, loc: str) -> str:
+    return t(VARIANT_KEYS.get(ruleset.name, "variant.classic"), loc)
+
+
+def rules_lines(ruleset: Ruleset, loc: str) -> list[str]:
+    """The rules chosen, one short line each, in the player's words."""
+    yes, no = t("word.yes", loc), t("word.no", loc)
+
+    def flag(value: bool) -> str:
+        return yes if value else no
+
+    scoring = {
+        Scoring.POSITIVE: "rules.scoring_positive",
+        Scoring.NEGATIVE: "rules.scoring_negative",
+        Scoring.HAND: "rules.scoring_hand",
+    }[ruleset.scoring]
+    lines = [
+        t("rules.variant", loc, variant=variant_name(ruleset, loc)),
+        t("rules.players", loc, low=ruleset.min_players, high=ruleset.max_players),
+        t("rules.target", loc, target=ruleset.target),
+        t("rules.jokers", loc, value=flag(ruleset.jokers_per_deck > 0)),
+        t(
+            "rules.aces",
+            loc,
+            value=t("rules.aces_high" if ruleset.ace_high else "rules.aces_low", loc),
+        ),
+        t("rules.scoring", loc, value=t(scoring, loc)),
+        t("rules.simple_scoring", loc, value=flag(ruleset.simple_scoring)),
+        t("rules.limit_layoffs", loc, value=flag(ruleset.limit_layoffs)),
+        t("rules.must_discard", loc, value=flag(ruleset.must_discard_to_go_out)),
+    ]
+    if ruleset.name == "parlett":
+        lines.append(t("rules.two_decks", loc, value=flag(ruleset.two_decks_for_four_five)))
+        lines.append(t("rules.ten_for_three", loc, value=flag(ruleset.ten_for_three)))
+        lines.append(t("rules.joker_swap", loc, value=flag(ruleset.joker_swap)))
+    if ruleset.deep_discard:
+        lines.append(t("rules.deep_discard", loc))
+    return lines
+
+
+def lobby_text(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    host: str | None,
+    loc: str,
+    *,
+    state: str = "open",
+) -> str:
+    """The lobby message: who sits, the rules, and what to do next.
+
+    ``state`` is ``open``, ``started`` or ``cancelled``.
+    """
+    heading = {
+        "open": "lobby.title",
+        "started": "lobby.title_started",
+        "cancelled": "lobby.title_cancelled",
+    }.get(state, "lobby.title")
+    lines = [f"**{t(heading, loc, variant=variant_name(ruleset, loc))}**"]
+    if host:
+        lines.append(t("lobby.host", loc, host=host))
+    seated = ", ".join(players) if players else "—"
+    lines.append(
+        t("lobby.seated", loc, players=seated, count=len(players), most=ruleset.max_players)
+    )
+    lines.extend("• " + line for line in rules_lines(ruleset, loc))
+    if state == "open":
+        lines.append(t("lobby.how", loc, low=ruleset.min_players))
+    return fit(lines)
+
+
+# --- moves --------------------------------------------------------------------------------
+
+
+def move_text(actor: str, action: Action, after: GameView | None, loc: str) -> str:
+    """One line saying what ``actor`` (a display name) did."""
+    match action:
+        case DrawStock():
+            return t("move.draw", loc, player=actor)
+        case TakeDiscard(depth=depth):
+            taken = _taken(after, depth)
+            if depth == 1:
+                return t("move.take", loc, player=actor, cards=taken)
+            return t("move.take_deep", loc, player=actor, cards=taken, count=depth)
+        case EndRound():
+            return t("move.end", loc, player=actor)
+        case Meld(cards=cards, reading=reading):
+            shown = str(reading) if reading is not None and not isinstance(reading, int) else None
+            return t("move.meld", loc, player=actor, cards=shown or cards_text(cards))
+        case LayOff(cards=cards, meld_id=meld_id):
+            return t("move.layoff", loc, player=actor, cards=cards_text(cards), meld=meld_id)
+        case SwapJoker(meld_id=meld_id, card=card):
+            return t("move.swap", loc, player=actor, card=card_text(card), meld=meld_id)
+        case Discard(card=card):
+            return t("move.discard", loc, player=actor, card=card_text(card))
+
+
+def _taken(after: GameView | None, depth: int) -> str:
+    if after is not None and after.drawn:
+        return cards_text(after.drawn)
+    return "?"
+
+
+# --- the table ----------------------------------------------------------------------------
+
+
+def meld_line(meld: TableMeld, names: Mapping[str, str]) -> str:
+    cards = " ".join(str(p.slot) for p in meld.cards)
+    return f"#{meld.id} ({name_of(meld.owner, names)}): {cards}"
+
+
+def table_text(
+    view: GameView,
+    names: Mapping[str, str],
+    loc: str,
+    *,
+    last_moves: Sequence[str] = (),
+    mentions: Mapping[str, str] | None = None,
+) -> str:
+    """The table in words: turn, piles, scores, the last moves and every meld with its number."""
+    lines = [
+        "**"
+        + t(
+            "table.title",
+            loc,
+            variant=variant_name(view.ruleset, loc),
+            round=view.round_no,
+            turn=view.turn,
+        )
+        + "**"
+    ]
+    if view.is_over:
+        winners = ", ".join(name_of(w, names) for w in view.winners) or "—"
+        lines.append(t("table.over", loc, winners=winners))
+    elif view.current is not None:
+        who = (mentions or {}).get(view.current) or name_of(view.current, names)
+        step = t("table.step_draw" if view.phase.value == "draw" else "table.step_play", loc)
+        lines.append(t("table.turn", loc, player=who, step=step))
+    lines.append(
+        t(
+            "table.piles",
+            loc,
+            stock=tn("unit.cards", view.stock_size, loc),
+            discard=tn("unit.cards", view.discard_size, loc),
+        )
+    )
+    if view.discard:
+        if view.ruleset.deep_discard:
+            lines.append(t("table.pile", loc, cards=cards_text(view.discard)))
+        else:
+            lines.append(t("table.top", loc, card=card_text(view.discard[-1])))
+    scores = " · ".join(
+        f"{name_of(s.player, names)} {s.score} ({tn('unit.cards', s.hand_size, loc)})"
+        for s in view.seats
+    )
+    lines.append(t("table.scores", loc, scores=scores, target=view.target))
+    for move in last_moves[-2:]:
+        lines.append(t("table.last", loc, move=move))
+    if view.melds:
+        lines.append(t("table.melds", loc))
+        lines.extend(meld_line(m, names) for m in view.melds)
+    else:
+        lines.append(t("table.no_melds", loc))
+    return fit(lines)
+
+
+# --- a hand -------------------------------------------------------------------------------
+
+
+def hand_text(view: GameView, names: Mapping[str, str], loc: str) -> str:
+    """The viewer's hand for screen readers and copy-paste, with what they may do now."""
+    hand = suit_sorted(view.hand)
+    lines = [
+        t("hand.cards", loc, count=len(hand), cards=cards_text(hand) or "—"),
+    ]
+    if view.drawn:
+        lines.append(t("hand.drawn", loc, cards=cards_text(view.drawn)))
+    if view.no_discard is not None:
+        lines.append(t("hand.keep", loc, card=card_text(view.no_discard)))
+    if view.must_use is not None:
+        lines.append(t("hand.must_use", loc, card=card_text(view.must_use)))
+    if view.is_over:
+        lines.append(t("hand.over", loc))
+    elif view.current == view.viewer:
+        top = card_text(view.discard[-1]) if view.discard else "—"
+        if view.phase.value == "draw":
+            lines.append(t("hand.your_turn_draw", loc, top=top))
+        else:
+            lines.append(t("hand.your_turn_play", loc))
+    else:
+        lines.append(t("hand.waiting", loc, player=name_of(view.current, names)))
+    if view.melds:
+        lines.append(t("table.melds", loc))
+        lines.extend(meld_line(m, names) for m in view.melds)
+    return fit(lines)
+
+
+# --- round and game end -------------------------------------------------------------------
+
+
+def round_text(
+    result: RoundResult, players: Sequence[str], names: Mapping[str, str], loc: str
+) -> str:
+    """A finished round: how it ended, each hand's value, the points and the totals."""
+    who = name_of(result.ender, names)
+    reason = {
+        RoundEnd.WENT_OUT: t("round.went_out", loc, player=who),
+        RoundEnd.ENDED: t("round.ended", loc, player=who),
+        RoundEnd.BLOCKED: t("round.blocked", loc),
+    }[result.reason]
+    lines = [f"**{t('round.title', loc, round=result.round_no)}** {reason}"]
+    for i, player in enumerate(players):
+        hand = result.hands[i] if i < len(result.hands) else ()
+        lines.append(
+            t(
+                "round.line",
+                loc,
+                player=name_of(player, names),
+                hand=cards_text(suit_sorted(hand)) or "—",
+                value=result.hand_values[i],
+                points=result.points[i],
+                total=result.totals[i],
+            )
+        )
+    return fit(lines)
+
+
+def final_text(view: GameView, names: Mapping[str, str], loc: str) -> str:
+    """Final standings, best first as the rules rank them."""
+    order = sorted(
+        view.seats, key=lambda s: s.score, reverse=view.ruleset.scoring is not Scoring.NEGATIVE
+    )
+    winners = ", ".join(name_of(w, names) for w in view.winners) or "—"
+    lines = [f"**{t('final.title', loc)}** {t('final.winners', loc, winners=winners)}"]
+    for place, seat in enumerate(order, start=1):
+        lines.append(
+            t("final.line", loc, place=place, player=name_of(seat.player, names), score=seat.score)
+        )
+    return fit(lines)
+
+
+# --- what select menus carry --------------------------------------------------------------
+
+
+def action_code(action: Action, view: GameView) -> str | None:
+    """The value a menu option carries for ``action``: the engine's text form, which parses
+    back to exactly this action (copies and readings included); None when it would not fit
+    in an option's value."""
+    code = str(action)
+    return code if len(code) <= VALUE_LIMIT else None
+
+
+def decode_action(code: str) -> Action:
+    """The action of a menu value; a PlayerError for anything that is not one."""
+    return parse_action(code)
+
+
+def action_label(action: Action, view: GameView) -> str:
+    """What a menu option shows: the cards, with what each joker stands for."""
+    match action:
+        case Meld(cards=cards, reading=reading):
+            text = (
+                str(reading)
+                if reading is not None and not isinstance(reading, int)
+                else cards_text(cards)
+            )
+        case LayOff(cards=cards, meld_id=meld_id, reading=reading):
+            shown = str(reading) if reading is not None and not isinstance(reading, int) else None
+            text = f"{shown or cards_text(cards)} → #{meld_id}"
+        case SwapJoker(meld_id=meld_id, card=card):
+            text = f"{card_text(card)} ⇄ JK #{meld_id}"
+        case Discard(card=card):
+            text = card_text(card)
+        case TakeDiscard(depth=depth):
+            pile = view.discard[-depth:] if depth <= len(view.discard) else ()
+            text = f"{depth}: {cards_text(pile)}"
+        case _:
+            text = str(action)
+    return text if len(text) <= VALUE_LIMIT else text[: VALUE_LIMIT - 1] + "…"

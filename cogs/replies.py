@@ -1,0 +1,108 @@
+"""The one path every answer and every refusal takes.
+
+A person's mistake (a PlayerError: the engine's or the session's) gets a short ephemeral
+answer in their language and changes nothing; anything else is a bug, logged with its
+traceback, and the person hears that the game is unchanged. Commands and components both
+end here, so no callback can leave an interaction unanswered.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import discord
+
+from bot import sessions as s
+from bot.i18n import locale_of, t
+from bot.rummy import CardParseError, IllegalAction, NotYourTurn, PlayerError, RulesError
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+_SESSION_KEYS: tuple[tuple[type[Exception], str], ...] = (
+    (s.NoGameHere, "error.no_game"),
+    (s.ChannelBusy, "error.channel_busy"),
+    (s.NotAllowed, "error.not_allowed"),
+    (s.NotSeated, "error.not_seated"),
+    (s.StaleAction, "error.stale"),
+    (s.SessionClosed, "error.closed"),
+)
+
+
+def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = None) -> str:
+    """The words for a refusal: the session's cases are ours to say, the engine's reason is
+    passed on as the engine wrote it."""
+    if isinstance(error, NotYourTurn):
+        current = error.current
+        if current is None:
+            return t("error.not_seated", loc)
+        name = (names or {}).get(current, current)
+        return t("error.not_your_turn", loc, player=name)
+    for kind, key in _SESSION_KEYS:
+        if isinstance(error, kind):
+            return t(key, loc)
+    if isinstance(error, RulesError):
+        return t("error.rules", loc, reason=str(error))
+    if isinstance(error, CardParseError):
+        return t("error.cards", loc, reason=str(error))
+    if isinstance(error, IllegalAction | PlayerError):
+        return t("error.refused", loc, reason=str(error))
+    return t("error.unexpected", loc)
+
+
+async def send(
+    interaction: Interaction,
+    content: str | None = None,
+    *,
+    ephemeral: bool = True,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+    mentions: discord.AllowedMentions | None = None,
+) -> discord.Message | None:
+    """Answer ``interaction`` whether or not it was answered (deferred) already.
+
+    Returns the message sent when Discord tells us which it is.
+    """
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    kwargs["allowed_mentions"] = mentions or discord.AllowedMentions.none()
+    if not interaction.response.is_done():
+        callback = await interaction.response.send_message(content, **kwargs)
+        resource = callback.resource if callback is not None else None
+        return resource if isinstance(resource, discord.Message) else None
+    return await interaction.followup.send(content or "\u200b", wait=True, **kwargs)
+
+
+async def refuse(
+    interaction: Interaction, error: Exception, names: Mapping[str, str] | None = None
+) -> None:
+    """A short ephemeral answer for a refused request; Discord errors while answering are
+    logged (the person may have gone, the token may have expired)."""
+    text = error_text(error, locale_of(interaction), names)
+    try:
+        await send(interaction, text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell %s why their request was refused", interaction.user.id)
+
+
+async def guarded(
+    interaction: Interaction,
+    work: Callable[[], Awaitable[None]],
+    names: Callable[[], Mapping[str, str] | None] | None = None,
+) -> None:
+    """Run a callback's ``work``; every failure ends in an answer to the person."""
+    try:
+        await work()
+    except PlayerError as error:
+        await refuse(interaction, error, names() if names else None)
+    except discord.HTTPException:
+        log.exception("Discord refused a request while answering %s", interaction.id)
+    except Exception as error:
+        log.exception("interaction %s failed", interaction.id)
+        await refuse(interaction, error)

@@ -1,0 +1,56 @@
+"""Moves as people type them into /meld, /layoff, /swap and /discard.
+
+The engine's text form is the one language: ``5♥ 6♥ JK=7♥`` (what a joker stands for),
+``A♠(high)``, ``10h#2`` (a named copy), the same as the table and autocomplete show. The
+``reading`` option, when given, picks a reading by its number instead. Whatever the form,
+the engine checks the action; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from bot.rummy import Card, CardParseError, LayOff, Meld, PlayerError, parse_action
+from bot.rummy.actions import parse_group
+
+MAX_TEXT = 300
+"""Longer than any hand typed in full: anything longer is refused before parsing."""
+_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufe0f"}
+
+
+def clean(text: str) -> str:
+    """The text without the invisible characters phones and copy-paste slip in."""
+    if len(text) > MAX_TEXT:
+        raise CardParseError(text[:20], "that is far too long for a list of cards")
+    return "".join(ch for ch in text if ch not in _INVISIBLE).strip()
+
+
+def reading_number(text: str | None) -> int | None:
+    """The ``reading`` option: ``2`` or ``2: 5♥ 6♥ JK=7♥`` (what autocomplete shows)."""
+    if text is None or not text.strip():
+        return None
+    head = clean(text).split(":", 1)[0].strip().lstrip("#")
+    if not (head.isascii() and head.isdigit()) or len(head) > 3 or int(head) < 1:
+        raise PlayerError("the reading is a number from the list autocomplete offers")
+    return int(head)
+
+
+def meld_action(text: str, number: int | None = None) -> Meld:
+    """/meld: the cards (annotated or not) and, if given, the reading's number (1-based)."""
+    action = parse_action("meld " + clean(text))
+    assert isinstance(action, Meld)
+    return action if number is None else Meld(action.cards, number - 1)
+
+
+def layoff_action(text: str, meld_id: int, number: int | None = None) -> LayOff:
+    action = parse_action(f"layoff {meld_id} " + clean(text))
+    assert isinstance(action, LayOff)
+    return action if number is None else LayOff(action.cards, meld_id, number - 1)
+
+
+def cards_of(text: str) -> tuple[Card, ...]:
+    """The cards typed so far (annotations dropped), for autocomplete to match against."""
+    cards, _ = parse_group(clean(text))
+    return cards
+
+
+def one_card(text: str) -> Card:
+    return Card.parse(clean(text))

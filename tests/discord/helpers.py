@@ -1,0 +1,279 @@
+"""A Rummy bot on the fake Discord, and the moves of a test player read from what Discord
+shows them (DM text, autocomplete, components)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.app import RummyBot
+from bot.rummy import Card, parse_cards
+from bot.sessions import Committed, Session, SessionManager
+from cogs import EXTENSIONS
+from tests.discord.conftest import BotFactory
+from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
+
+HAND_LINE = re.compile(r"^Your hand \((\d+)\): (.*)$", re.M)
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    bot: RummyBot
+    sessions: SessionManager
+    guild: Guild
+    channel: Channel
+    players: list[User] = field(default_factory=list)
+    events: list[Committed] = field(default_factory=list)
+
+    async def record(self, event: Committed) -> None:
+        self.events.append(event)
+
+    def session(self) -> Session:
+        session = self.sessions.get(self.channel.id)
+        assert session is not None
+        return session
+
+    async def answer(self, user: User, command: str, /, **options: Any) -> Response:
+        """Run a slash command and return its answer once the bot has finished it."""
+        ix = await self.fake.slash(user, self.channel, command, **options)
+        response = await ix.response(10)
+        if response.deferred:
+            await ix.wait_until(lambda i: _settled(i), 10)
+        return response
+
+    async def text(self, user: User, command: str, /, **options: Any) -> str:
+        """The text of the bot's final answer to a slash command."""
+        ix = await self.fake.slash(user, self.channel, command, **options)
+        await ix.response(10)
+        await ix.wait_until(_settled, 10)
+        messages = ix.messages
+        assert messages, "no answer"
+        return messages[-1].content
+
+    def table_message(self) -> Message | None:
+        found = [
+            m
+            for m in self.fake.messages(self.channel)
+            if m.author.id == self.fake.bot_user.id
+            and any(a.filename == "table.png" for a in m.attachments)
+        ]
+        return found[-1] if found else None
+
+    def hand_dm(self, user: User) -> Message | None:
+        dms = [m for m in self.fake.dms(user) if HAND_LINE.search(m.content)]
+        return dms[-1] if dms else None
+
+
+def _settled(ix: Any) -> bool:
+    messages = ix.messages
+    return (
+        bool(messages)
+        and not any(getattr(m, "loading", False) for m in messages)
+        and any(m.content for m in messages)
+    )
+
+
+def hand_of(text: str) -> list[Card]:
+    """The cards of a "Your hand (n): …" line."""
+    match = HAND_LINE.search(text)
+    assert match is not None, text
+    cards = parse_cards(match[2]) if match[2] != "—" else []
+    assert len(cards) == int(match[1])
+    return cards
+
+
+async def start_bot(
+    fake: FakeDiscord, bot_factory: BotFactory, sessions: SessionManager, guild: Guild
+) -> RummyBot:
+    bot = RummyBot(sessions, dev_guild_id=guild.id, guild_ready_timeout=0.05, extensions=EXTENSIONS)
+    started: RummyBot = await bot_factory(bot)
+    await asyncio.wait_for(started.wait_until_ready(), 10)
+    return started
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def cog_problems() -> Iterator[list[logging.LogRecord]]:
+    """Warnings and errors our Discord layer logged: a test fails on any it did not expect."""
+    handler = _Collect()
+    loggers = [logging.getLogger(name) for name in ("cogs", "bot.sessions")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+    if handler.records:
+        text = "\n".join(logging.Formatter().format(r) for r in handler.records)
+        pytest.fail(f"the bot logged problems:\n{text}", pytrace=False)
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+def dm_shows(table: Table, user: User, hand: tuple[Card, ...]) -> Callable[[], bool]:
+    """Whether the user's hand DM lists exactly ``hand`` (faces, any order)."""
+
+    def check() -> bool:
+        dm = table.hand_dm(user)
+        return dm is not None and sorted(c.face for c in hand_of(dm.content)) == sorted(
+            c.face for c in hand
+        )
+
+    return check
+
+
+def dm_has(table: Table, user: User, prefix: str, suffix: str = "") -> Callable[[], bool]:
+    """Whether the user's hand DM carries a component whose id starts/ends so."""
+
+    def check() -> bool:
+        dm = table.hand_dm(user)
+        return dm is not None and any(
+            c.startswith(prefix) and c.endswith(suffix) for c in dm.custom_ids()
+        )
+
+    return check
+
+
+def dm_exists(table: Table, user: User) -> Callable[[], bool]:
+    return lambda: table.hand_dm(user) is not None
+
+
+async def play_to_end(table: Table, max_moves: int = 300) -> int:
+    """Play the channel's game to its end by slash commands, each player taking the first
+    meld autocomplete offers, then the first discard it offers; returns the moves made."""
+    from bot.sessions import SessionStatus
+
+    fake, channel, session = table.fake, table.channel, table.session()
+    users = {str(u.id): u for u in table.players}
+    moves = 0
+    while session.status is SessionStatus.ACTIVE and moves < max_moves:
+        view = session.view(None)
+        assert view.current is not None
+        user = users[view.current]
+        await eventually(dm_shows(table, user, session.view(view.current).hand))
+        if not view.stock_size:
+            assert "ended the round" in await table.text(user, "endround")
+            moves += 1
+            continue
+        assert "drew" in await table.text(user, "draw", source="stock")
+        moves += 1
+        while session.status is SessionStatus.ACTIVE:
+            choices = await fake.autocomplete(user, channel, "meld", focused="cards", cards="")
+            if not choices:
+                break
+            said = await table.text(user, "meld", cards=choices[0]["value"])
+            assert "melded" in said, said
+            moves += 1
+        if session.status is not SessionStatus.ACTIVE or session.view(None).current != view.current:
+            continue
+        choices = await fake.autocomplete(user, channel, "discard", focused="card", card="")
+        assert choices
+        said = await table.text(user, "discard", card=choices[0]["value"])
+        assert "discarded" in said, said
+        moves += 1
+    return moves
+
+
+@dataclass
+class Strategy:
+    """What the test players prefer; counts what they did."""
+
+    deep_takes: int = 0
+    swaps: int = 0
+    layoffs: int = 0
+    melds: int = 0
+    typed_faces: int = 0
+
+
+async def play_turn(table: Table, user: User, strategy: Strategy) -> None:
+    """One whole turn of ``user`` by slash commands, choosing from autocomplete: a deep take
+    when one is offered (Rummy 500), else the stock; then every swap, meld and lay-off
+    offered; then the first discard offered."""
+    from bot.sessions import SessionStatus
+
+    fake, channel, session = table.fake, table.channel, table.session()
+    me = str(user.id)
+    view = session.view(None)
+    if not view.stock_size and not view.discard_size:
+        await table.text(user, "endround")
+        return
+    depths = await fake.autocomplete(
+        user, channel, "draw", focused="depth", source="discard", depth=""
+    )
+    deep = [c["value"] for c in depths if int(c["value"]) > 1]
+    if deep:
+        said = await table.text(user, "draw", source="discard", depth=deep[-1])
+        assert "took" in said, said
+        strategy.deep_takes += 1
+    elif view.stock_size:
+        assert "drew" in await table.text(user, "draw", source="stock")
+    else:
+        assert "ended the round" in await table.text(user, "endround")
+        return
+
+    def my_turn() -> bool:
+        return session.status is SessionStatus.ACTIVE and session.view(None).current == me
+
+    for _ in range(30):
+        if not my_turn():
+            return
+        swaps = await fake.autocomplete(user, channel, "swap", focused="card", card="")
+        if swaps:
+            meld = int(swaps[0]["name"].rsplit("#", 1)[1])
+            said = await table.text(user, "swap", meld=meld, card=swaps[0]["value"])
+            assert "swapped" in said, said
+            strategy.swaps += 1
+            continue
+        melds = await fake.autocomplete(user, channel, "meld", focused="cards", cards="")
+        if melds:
+            said = await table.text(user, "meld", cards=melds[0]["value"])
+            assert "melded" in said, said
+            strategy.melds += 1
+            continue
+        layoffs = await fake.autocomplete(user, channel, "layoff", focused="cards", cards="")
+        if layoffs:
+            cards = layoffs[0]["value"]
+            targets = await fake.autocomplete(
+                user, channel, "layoff", focused="meld", cards=cards, meld=""
+            )
+            assert targets, layoffs
+            said = await table.text(user, "layoff", cards=cards, meld=targets[0]["value"])
+            assert "laid off" in said, said
+            strategy.layoffs += 1
+            continue
+        break
+    if not my_turn():
+        return
+    choices = await fake.autocomplete(user, channel, "discard", focused="card", card="")
+    assert choices, session.view(me)
+    hand = session.view(me).hand
+    # Prefer a card held only as its second copy, named by its face alone: the engine picks
+    # the copy the move allows.
+    twins = [c["value"] for c in choices if Card.parse(c["value"].split("#")[0]) not in hand]
+    value = (twins or [choices[0]["value"]])[0].split("#", 1)[0]
+    if twins:
+        strategy.typed_faces += 1
+    said = await table.text(user, "discard", card=value)
+    assert "discarded" in said, said

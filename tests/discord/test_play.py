@@ -1,0 +1,158 @@
+"""Whole games through the fake Discord with the real discord.py: lobby, deal, moves by slash
+command and by the hand's buttons and menus, the table message, DMs, round and game end."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.sessions import SessionManager, SessionStatus
+from tests.discord.conftest import BotFactory
+from tests.discord.fake import FakeDiscord, Message, User
+from tests.discord.helpers import (
+    Table,
+    cog_problems,
+    dm_exists,
+    dm_has,
+    eventually,
+    play_to_end,
+    start_bot,
+)
+
+__all__ = ["cog_problems"]
+
+
+@pytest.fixture
+async def table(fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path) -> AsyncIterator[Table]:
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    ann = fake.add_user("ann")
+    bob = fake.add_user("bob")
+    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
+    try:
+        bot = await start_bot(fake, bot_factory, sessions, guild)
+        found = Table(fake, bot, sessions, guild, channel, [ann, bob])
+        sessions.add_listener(found.record)
+        yield found
+        await bot.close()
+    finally:
+        await sessions.close()
+
+
+async def open_and_start(table: Table, **options: object) -> None:
+    ann, bob = table.players
+    answer = await table.answer(ann, "rummy new", variant="classic", **options)
+    lobby = answer.message
+    assert lobby is not None
+    assert not answer.ephemeral
+    assert "ann" in lobby.content
+    assert {b["label"] for b in lobby.buttons()} == {"Join", "Leave", "Start", "Cancel"}
+    joined = await table.text(bob, "rummy join")
+    assert "seat" in joined
+    await eventually(lambda: "bob" in lobby.content)
+    started = await table.text(ann, "rummy start")
+    assert "dealt" in started
+    await eventually(lambda: table.table_message() is not None)
+    for user in table.players:
+        await eventually(dm_exists(table, user))
+
+
+async def test_a_two_player_classic_game_played_to_the_end_with_slash_commands(
+    table: Table, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake, channel = table.fake, table.channel
+    await open_and_start(table, target=1)
+    session = table.session()
+    await play_to_end(table)
+    assert session.status is SessionStatus.FINISHED
+    await eventually(lambda: any("Game over." in m.content for m in fake.messages(channel)))
+    summaries = [
+        m for m in fake.messages(channel) if any(a.filename == "round.png" for a in m.attachments)
+    ]
+    assert summaries
+    assert "Round 1 is over." in summaries[0].content
+    final = next(m for m in fake.messages(channel) if m.content.startswith("**Game over.**"))
+    assert any(a.filename == "scores.png" for a in final.attachments)
+    await eventually(lambda: "Winner" in (getattr(table.table_message(), "content", "")))
+    # One table message for the whole game, edited in place.
+    assert (
+        len(
+            [
+                m
+                for m in fake.messages(channel)
+                if any(a.filename == "table.png" for a in m.attachments)
+            ]
+        )
+        == 1
+    )
+
+
+def _custom_id(message: Message, prefix: str) -> str | None:
+    ids = message.custom_ids()
+    return next((c for c in ids if c.startswith(prefix)), None)
+
+
+async def test_a_two_player_classic_game_played_to_the_end_with_the_hand_buttons_and_menus(
+    table: Table, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = table.fake
+    await open_and_start(table, target=1)
+    session = table.session()
+    users = {str(u.id): u for u in table.players}
+    moves = 0
+    while session.status is SessionStatus.ACTIVE and moves < 300:
+        view = session.view(None)
+        assert view.current is not None
+        user = users[view.current]
+        turn = view.turn
+        await eventually(dm_has(table, user, "rummy:", f":{turn}"))
+        dm = table.hand_dm(user)
+        assert dm is not None
+        draw = _custom_id(dm, "rummy:do:draw:") or _custom_id(dm, "rummy:do:end:")
+        assert draw is not None, dm.components
+        click = await fake.click(user, dm, draw)
+        assert (await click.response()).deferred
+        moves += 1
+        while session.status is SessionStatus.ACTIVE and session.view(None).current == view.current:
+            await eventually(dm_lacks_buttons(table, user))
+            dm = table.hand_dm(user)
+            assert dm is not None
+            menu = _custom_id(dm, "rummy:pick:meld:") or _custom_id(dm, "rummy:pick:discard:")
+            if menu is None:
+                break  # the round ended on that draw
+            select = dm.component(menu)
+            assert select is not None
+            assert len(select["options"]) <= 25
+            legal = {str(a) for a in session.legal_actions(view.current)}
+            picked = select["options"][0]["value"]
+            before = session.seq
+            edits = dm.edits
+            ix = await fake.select(user, dm, menu, [picked])
+            await ix.response()
+            await eventually(committed_after(table, before))
+            # The menu's answer shows the hand after the move before the next pick.
+            await eventually(edited_since(dm, edits))
+            done = next(e for e in table.events if e.seq == before + 1)
+            assert str(done.action) in legal
+            moves += 1
+    assert session.status is SessionStatus.FINISHED
+    await eventually(lambda: "Winner" in (getattr(table.table_message(), "content", "")))
+
+
+def dm_lacks_buttons(table: Table, user: User) -> Callable[[], bool]:
+    def check() -> bool:
+        dm = table.hand_dm(user)
+        return dm is not None and not any(c.startswith("rummy:do:") for c in dm.custom_ids())
+
+    return check
+
+
+def committed_after(table: Table, seq: int) -> Callable[[], bool]:
+    return lambda: any(e.seq > seq for e in table.events)
+
+
+def edited_since(message: Message, edits: int) -> Callable[[], bool]:
+    return lambda: message.edits > edits or message.deleted

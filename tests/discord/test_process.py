@@ -1,0 +1,164 @@
+"""``python -m bot`` as its own process: killed mid-round (SIGKILL) and started again, the
+same game goes on with the same buttons; and the calls under Discord's global rate limit per
+ordinary turn stay within budget."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.discord.fake import Channel, FakeDiscord, Message, User
+from tests.discord.helpers import eventually
+
+ROOT = Path(__file__).resolve().parents[2]
+HAND = "Your hand"
+
+
+@contextlib.contextmanager
+def running_bot(
+    fake: FakeDiscord, env: dict[str, str], log: Path
+) -> Iterator[subprocess.Popen[bytes]]:
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=ROOT,
+            env={**os.environ, **fake.env(), **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+def offers(message: Message, prefix: str) -> Callable[[], bool]:
+    return lambda: any(c.startswith(prefix) for c in message.custom_ids())
+
+
+def hand_dm(fake: FakeDiscord, user: User) -> Message | None:
+    found = [m for m in fake.dms(user) if m.content.startswith(HAND)]
+    return found[-1] if found else None
+
+
+def with_button(
+    fake: FakeDiscord, users: list[User], prefix: str
+) -> tuple[User, Message, str] | None:
+    for user in users:
+        dm = hand_dm(fake, user)
+        if dm is None:
+            continue
+        found = next((c for c in dm.custom_ids() if c.startswith(prefix)), None)
+        if found is not None:
+            return user, dm, found
+    return None
+
+
+async def answered(
+    fake: FakeDiscord, user: User, channel: Channel, command: str, **options: object
+) -> str:
+    ix = await fake.slash(user, channel, command, options=options)
+    await ix.response(20)
+    await ix.wait_until(lambda i: any(m.content for m in i.messages), 20)
+    return ix.messages[-1].content
+
+
+@pytest.mark.fake(rate_limits=True)
+async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    env = {
+        "DATABASE_PATH": str(tmp_path / "rummy.sqlite3"),
+        "DEV_GUILD_ID": str(guild.id),
+        "LOG_LEVEL": "WARNING",
+    }
+    log = tmp_path / "bot.log"
+    with running_bot(fake, env, log) as first:
+        await fake.wait_ready(30)
+        await eventually(lambda: bool(fake.commands(guild)), 30)
+        assert "Rummy table" in await answered(
+            fake, users[0], channel, "rummy new", variant="classic"
+        )
+        assert "seat" in await answered(fake, users[1], channel, "rummy join")
+        assert "dealt" in await answered(fake, users[0], channel, "rummy start")
+        await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)
+        found = with_button(fake, users, "rummy:do:draw:")
+        assert found is not None
+        user, dm, draw = found
+        click = await fake.click(user, dm, draw)
+        await click.response(10)
+        await eventually(
+            lambda: any(c.startswith("rummy:pick:discard:") for c in dm.custom_ids()), 20
+        )
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    identified = fake.identify_count
+    with running_bot(fake, env, log):
+        await fake.wait_ready(30, sessions=identified + 1)
+        await asyncio.sleep(0.5)
+        menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
+        component = dm.component(menu)
+        assert component is not None
+        edits = dm.edits
+        pick = await fake.select(user, dm, menu, [component["options"][0]["value"]])
+        await pick.response(10)
+        await eventually(lambda: dm.edits > edits, 20)
+        assert "discard" not in " ".join(dm.custom_ids())
+        other = users[1] if user is users[0] else users[0]
+        await eventually(lambda: with_button(fake, [other], "rummy:do:draw:") is not None, 20)
+    assert "Traceback" not in log.read_text(errors="replace")
+
+
+@pytest.mark.fake(rate_limits=True)
+async def test_an_ordinary_turn_by_buttons_costs_at_most_three_rate_limited_calls(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    env = {
+        "DATABASE_PATH": str(tmp_path / "rummy.sqlite3"),
+        "DEV_GUILD_ID": str(guild.id),
+        "LOG_LEVEL": "WARNING",
+    }
+    with running_bot(fake, env, tmp_path / "bot.log"):
+        await fake.wait_ready(30)
+        await eventually(lambda: bool(fake.commands(guild)), 30)
+        await answered(fake, users[0], channel, "rummy new", variant="classic")
+        await answered(fake, users[1], channel, "rummy join")
+        await answered(fake, users[0], channel, "rummy start")
+        costs: list[int] = []
+        for _ in range(4):
+            await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)
+            await asyncio.sleep(0.5)
+            found = with_button(fake, users, "rummy:do:draw:")
+            assert found is not None
+            user, dm, draw = found
+            since = time.monotonic()
+            await (await fake.click(user, dm, draw)).response(10)
+            await eventually(offers(dm, "rummy:pick:discard:"), 20)
+            menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
+            component = dm.component(menu)
+            assert component is not None
+            await (await fake.select(user, dm, menu, [component["options"][0]["value"]])).response(
+                10
+            )
+            await asyncio.sleep(1.0)
+            costs.append(len(fake.counted_requests(since)))
+    # The first turns of each player open their DM conversation; after that, a turn is
+    # two table edits and at most one new hand message.
+    assert max(costs[2:]) <= 3, costs

@@ -1,0 +1,414 @@
+"""Computer players: always legal, whole games at every level, preset and player count; they
+decide from their own view only; the safe move for turn timers; choosing in a worker."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import random
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pytest
+
+from bot.rummy import (
+    Action,
+    Card,
+    Discard,
+    DrawStock,
+    Game,
+    LayOff,
+    Meld,
+    Ruleset,
+    TakeDiscard,
+    full_pack,
+    parse_cards,
+    preset,
+)
+from bot.rummy.computer import (
+    ComputerPlayer,
+    EasyPlayer,
+    HardPlayer,
+    Level,
+    Memory,
+    NormalPlayer,
+    _significant,
+    choose_in_process,
+    make_player,
+    safe_action,
+    sample_world,
+)
+
+BULK_GAMES = int(os.environ.get("RUMMY_BULK_GAMES", "16"))
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+PLAYERS = {"classic": (2, 4), "parlett": (2, 7), "500": (2, 8)}
+SHORT = {"classic": 40, "parlett": 40, "500": 150}
+"""Low targets keep whole games short."""
+
+
+def play_game(
+    ruleset: Ruleset, seats: list[ComputerPlayer], seed: int, max_actions: int = 20_000
+) -> Game:
+    """A whole game between ``seats``, checking that every choice is among the legal actions
+    given, that the player was shown only its own view, and that the game ends."""
+    names = list(NAMES[: len(seats)])
+    game = Game.new(ruleset, names, seed=seed)
+    by_name = dict(zip(names, seats, strict=True))
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        current = game.current_player
+        if current is None:
+            return game
+        legal = game.legal_actions()
+        view = game.view(current)
+        action = by_name[current].choose(view, tuple(legal), rng)
+        assert action in legal, f"{by_name[current].level} chose {action}, not in {legal}"
+        game.apply(action)
+    raise AssertionError("the game did not end")
+
+
+def option_sets(name: str, count: int) -> list[Ruleset]:
+    """Rulesets of a preset with its options varied, each with a low target."""
+    varied: dict[str, list[dict[str, Any]]] = {
+        "classic": [
+            {},
+            {"limit_layoffs": True, "must_discard_to_go_out": True},
+            {"scoring": "negative", "simple_scoring": True},
+        ],
+        "parlett": [{}, {"ace_high": True, "two_decks": True}, {"jokers": False}],
+        "500": [
+            {},
+            {"jokers": True, "limit_layoffs": True},
+            {"ace_always_low": True, "must_discard_to_go_out": True},
+        ],
+    }
+    return [
+        preset(name, target=SHORT[name], **varied[name][i % len(varied[name])])
+        for i in range(count)
+    ]
+
+
+@pytest.mark.parametrize("name", ["classic", "parlett", "500"])
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL])
+def test_easy_and_normal_play_whole_games_legally(name: str, level: Level) -> None:
+    low, high = PLAYERS[name]
+    games = max(3, BULK_GAMES // 3)
+    for i, ruleset in enumerate(option_sets(name, games)):
+        players = low + i % (high - low + 1)
+        seats: list[ComputerPlayer] = [make_player(level) for _ in range(players)]
+        if i % 2:  # mixed tables too
+            seats[0] = make_player(Level.EASY if level is Level.NORMAL else Level.NORMAL)
+        game = play_game(ruleset, seats, seed=1000 + i)
+        assert game.is_over
+        assert game.winners
+
+
+@pytest.mark.parametrize("name", ["classic", "parlett", "500"])
+def test_hard_with_a_tiny_budget_plays_a_whole_game_legally(name: str) -> None:
+    ruleset = preset(name, target=SHORT[name] // 2)
+    seats: list[ComputerPlayer] = [HardPlayer(budget=0.02), make_player(Level.NORMAL)]
+    game = play_game(ruleset, seats, seed=7)
+    assert game.is_over
+
+
+def test_hard_searches_and_stays_legal_with_room_to_think() -> None:
+    """With room for five samples a move, a few turns of a three-player 500 game."""
+    ruleset = preset("500", jokers=True)
+    game = Game.new(ruleset, ["ann", "bob", "cat"], seed=3)
+    hard = HardPlayer(budget=3.0, samples=5)
+    others = NormalPlayer()
+    rng = random.Random(3)
+    searched = 0
+    for _ in range(24):
+        current = game.current_player
+        assert current is not None
+        legal = game.legal_actions()
+        player: ComputerPlayer = hard if current == "ann" else others
+        action = player.choose(game.view(current), legal, rng)
+        assert action in legal
+        if current == "ann" and hard.last_samples == 5:
+            searched += 1
+        game.apply(action)
+    assert searched >= 2
+
+
+# --- they decide from their own view only ------------------------------------------------
+
+
+def twin_games() -> tuple[Game, Game]:
+    """Two classic games in which ann's view is the same but everything hidden differs."""
+    ruleset = preset("classic")
+    ann = parse_cards("3h 4h 5h 9c 9d 9s Kc 2d 6s 8c Jh Qs 7d")
+    pack = full_pack()
+    rest = [c for c in pack if c not in ann and c != Card.parse("10c")]
+    decks = []
+    for shift in (0, 13):
+        bob = rest[shift : shift + 13]
+        stock = [c for c in rest if c not in bob]
+        order: list[Card] = []
+        for a, b in zip(ann, bob, strict=True):
+            order += [a, b]
+        order.append(Card.parse("10c"))
+        order += stock[::-1] if shift else stock
+        decks.append(order)
+    first = Game.new(ruleset, ["ann", "bob"], seed=1, deck=decks[0])
+    second = Game.new(ruleset, ["ann", "bob"], seed=2, deck=decks[1])
+    assert first.view("ann") == second.view("ann")
+    assert first.hand("bob") != second.hand("bob")
+    return first, second
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL, Level.HARD])
+def test_choices_depend_on_the_view_only(level: Level) -> None:
+    first, second = twin_games()
+    for game in (first, second):
+        assert game.current_player == "ann"
+    for phase_step in range(2):
+        choices = []
+        for game in (first, second):
+            player = (
+                HardPlayer(budget=5.0, samples=5) if level is Level.HARD else make_player(level)
+            )
+            choices.append(player.choose(game.view("ann"), game.legal_actions(), random.Random(9)))
+        assert choices[0] == choices[1]
+        if phase_step == 0:
+            first.apply(DrawStock())
+            second.apply(DrawStock())
+            if first.view("ann") != second.view("ann"):
+                break  # different stock cards: the views differ from here on
+
+
+# --- what normal does on purpose -------------------------------------------------------------
+
+
+def rigged(ruleset: Ruleset, ann: str, up: str, stock: str, bob: str = "") -> Game:
+    """A three-player game (seven cards each) dealt from a deck built by hand: ann's and
+    bob's named cards, filled up with cards that meld with nothing near them, the up card,
+    then the stock's top cards."""
+    size = ruleset.hand_size(3)
+    hands = [parse_cards(ann), parse_cards(bob), []]
+    named = [*hands[0], *hands[1], *parse_cards(up), *parse_cards(stock)]
+    ranks = {c.rank for c in named}
+    spare = [
+        c
+        for c in full_pack(ruleset.decks_for(3), ruleset.jokers_per_deck)
+        if not c.is_joker and c not in named
+    ]
+    for hand in hands:
+        while len(hand) < size:
+            card = next(
+                c
+                for c in spare
+                if c.rank not in ranks
+                and all(c.suit != h.suit or abs(c.rank - h.rank) >= 4 for h in hand)
+            )
+            spare.remove(card)
+            ranks.add(card.rank)
+            hand.append(card)
+            if len(ranks) == 13:
+                ranks = {c.rank for c in named}
+    order: list[Card] = []
+    for cards in zip(*hands, strict=True):
+        order += cards
+    order += parse_cards(up) + parse_cards(stock)
+    return Game.new(ruleset, ["ann", "bob", "cat"], seed=5, deck=order)
+
+
+def test_normal_takes_the_discard_that_completes_a_meld_and_easy_too() -> None:
+    game = rigged(preset("classic"), "5h 6h", "7h", "")
+    for player in (NormalPlayer(), EasyPlayer()):
+        action = player.choose(game.view("ann"), game.legal_actions(), random.Random(1))
+        assert action == TakeDiscard(1)
+
+
+def test_normal_takes_deep_in_500_when_it_pays_easy_does_not() -> None:
+    ruleset = preset("500")
+    game = rigged(ruleset, "5s 6s", "7s", "2d 3c 4h")
+    for card in ("2d", "3c", "4h"):  # ann, bob and cat each draw a low card and throw it
+        game.apply(DrawStock())
+        game.apply(Discard(Card.parse(card)))
+    legal = game.legal_actions()
+    assert TakeDiscard(4) in legal
+    view = game.view("ann")
+    assert NormalPlayer().choose(view, legal, random.Random(1)) == TakeDiscard(4)
+    assert EasyPlayer().choose(view, legal, random.Random(1)) == DrawStock()
+
+
+def test_normal_melds_the_best_arrangement_not_the_greedy_one() -> None:
+    game = rigged(preset("classic"), "6s 7s 8s 6c 7c 8c 8d", "Kh", "2h")
+    game.apply(DrawStock())
+    player = NormalPlayer(hold=0)
+    rng = random.Random(1)
+    melded = []
+    while game.current_player == "ann":
+        action = player.choose(game.view("ann"), game.legal_actions(), rng)
+        game.apply(action)
+        if isinstance(action, Meld | LayOff):
+            melded.append(sorted(c.face_text for c in action.cards))
+    assert sorted(melded) == [["6♠", "7♠", "8♠"], ["6♣", "7♣", "8♣"]]
+    assert [c.face_text for c in game.hand("ann")] == ["2♥"]  # the 8♦ went
+
+
+def test_normal_holds_its_melds_until_it_can_go_out_or_an_opponent_is_close() -> None:
+    game = rigged(preset("classic"), "6s 7s 8s 6c 7c 8c 8d", "Kh", "2h")
+    game.apply(DrawStock())
+    rng = random.Random(1)
+    action = NormalPlayer().choose(game.view("ann"), game.legal_actions(), rng)
+    assert action == Discard(Card.parse("8d"))  # bob and cat hold seven cards each
+    going_out = rigged(preset("classic"), "6s 7s 8s 6c 7c 8c 9c", "2h", "Kh")
+    going_out.apply(DrawStock())
+    action = NormalPlayer().choose(going_out.view("ann"), going_out.legal_actions(), rng)
+    assert not isinstance(action, Discard)
+
+
+def test_normal_avoids_feeding_the_next_player() -> None:
+    """Two equal loose nines: with bob known to have taken the 8♦, normal throws the 9♣;
+    not knowing it, the 9♦."""
+    choices = []
+    for taken in ([], [Card.parse("8d")]):
+        game = rigged(preset("classic"), "9c 9d 2s 3s 4s Kh Kd", "Qh", "Kc")
+        game.apply(DrawStock())
+        player = NormalPlayer(hold=0, memory=Memory(round_no=1, taken={"bob": taken}))
+        rng = random.Random(1)
+        while True:
+            action = player.choose(game.view("ann"), game.legal_actions(), rng)
+            if isinstance(action, Discard):
+                break
+            game.apply(action)
+        assert sorted(c.face_text for c in game.hand("ann")) == ["9♣", "9♦"]
+        choices.append(action.card.face_text)
+    assert choices == ["9♦", "9♣"]
+
+
+def test_normal_remembers_what_the_opponent_took() -> None:
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=12)
+    player = NormalPlayer()
+    rng = random.Random(1)
+    while game.current_player == "ann":
+        game.apply(player.choose(game.view("ann"), game.legal_actions(), rng))
+    thrown = game.view("bob").discard[-1]
+    game.apply(TakeDiscard(1))  # bob takes what ann threw
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    player.choose(game.view("ann"), game.legal_actions(), rng)
+    assert [c.face for c in player.memory.taken["bob"]] == [thrown.face]
+
+
+def test_watching_every_action_tells_who_took_what_at_a_bigger_table() -> None:
+    game = Game.new(preset("classic"), ["ann", "bob", "cat"], seed=12)
+    watcher = NormalPlayer()
+    game.apply(DrawStock())  # ann
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    watcher.observe(game.view("cat"))
+    thrown = game.view("cat").discard[-1]
+    game.apply(TakeDiscard(1))  # bob takes ann's card
+    watcher.observe(game.view("cat"))
+    assert [c.face for c in watcher.memory.taken["bob"]] == [thrown.face]
+
+
+# --- the safe move, pickling and the worker process -------------------------------------------
+
+
+def test_safe_action_draws_from_the_stock_then_throws_the_highest_loose_card() -> None:
+    game = rigged(preset("classic"), "3h 4h 5h Kh Qs 2c", "5c", "9d")
+    view = game.view("ann")
+    assert safe_action(view, game.legal_actions()) == DrawStock()
+    game.apply(DrawStock())
+    action = safe_action(game.view("ann"), game.legal_actions())
+    assert isinstance(action, Discard)
+    # 3-4-5♥ is a meld; the highest loose cards are worth 10 (K♥, Q♠, maybe a filler).
+    assert preset("classic").card_value(action.card) == 10
+
+
+def test_safe_action_takes_the_discard_or_ends_when_the_stock_is_empty() -> None:
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=4)
+    while game.view().stock_size:
+        game.apply(DrawStock())
+        game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    action = safe_action(game.view(game.current_player), game.legal_actions())
+    assert action in game.legal_actions()
+    assert not isinstance(action, DrawStock)
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL, Level.HARD])
+def test_players_pickle_and_choose_in_process(level: Level) -> None:
+    game = Game.new(preset("parlett"), ["ann", "bob"], seed=8)
+    player = make_player(level, budget=0.05)
+    clone = pickle.loads(pickle.dumps(player))
+    action, updated = choose_in_process(clone, game.view("ann"), game.legal_actions(), seed=3)
+    assert action in game.legal_actions()
+    assert updated.level is level
+
+
+def test_choose_in_a_process_pool() -> None:
+    game = Game.new(preset("500"), ["ann", "bob"], seed=8)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        future = pool.submit(
+            choose_in_process,
+            HardPlayer(budget=0.05),
+            game.view("ann"),
+            game.legal_actions(),
+            11,
+        )
+        action, player = future.result(timeout=60)
+    assert action in game.legal_actions()
+    assert isinstance(player, HardPlayer)
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="grandmaster"):
+        make_player("grandmaster")
+
+
+def test_a_choice_needs_legal_actions() -> None:
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=1)
+    with pytest.raises(ValueError, match="no legal action"):
+        safe_action(game.view("ann"), [])
+    actions: list[Action] = []
+    with pytest.raises(ValueError, match="no legal action"):
+        NormalPlayer().choose(game.view("ann"), actions, random.Random(1))
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [preset("classic"), preset("parlett", two_decks=True), preset("500", jokers=True)],
+    ids=["classic", "parlett-2-decks", "500-jokers"],
+)
+def test_sampled_worlds_agree_with_the_view(ruleset: Ruleset) -> None:
+    """The hard level's guesses at the hidden cards: the viewer sees exactly what it saw,
+    every physical card is somewhere exactly once, and what an opponent is known to have
+    taken stays in that opponent's hand."""
+    players = 4 if ruleset.two_decks_for_four_five else 3
+    game = Game.new(ruleset, list(NAMES[:players]), seed=21)
+    pack = sorted(full_pack(ruleset.decks_for(players), ruleset.jokers_per_deck))
+    rng = random.Random(21)
+    seats = {p: NormalPlayer() for p in game.players}
+    for step in range(120):
+        current = game.current_player
+        if current is None:
+            break
+        view = game.view(current)
+        if step % 7 == 0:
+            memory = seats[current].memory
+            world = sample_world(view, memory, random.Random(step))
+            assert world.view(current) == view
+            state = world.state
+            everywhere = [c for hand in state.hands for c in hand]
+            everywhere += state.stock + state.discard
+            everywhere += [p.card for m in state.melds for p in m.cards]
+            assert sorted(everywhere) == pack
+            for player, cards in memory.taken.items():
+                assert set(cards) <= set(world.hand(player))
+        action = seats[current].choose(view, game.legal_actions(), rng)
+        game.apply(action)
+    assert step > 20
+
+
+def test_the_search_leaves_the_normal_choice_only_for_a_clear_gain() -> None:
+    clear = [[0.0, 5.0 + i % 2, 1.0] for i in range(6)]
+    assert _significant(clear, 0, margin=1.0, z=2.0) == 1
+    noisy = [[0.0, 30.0 if i % 2 else -25.0, 0.0] for i in range(6)]
+    assert _significant(noisy, 0, margin=1.0, z=2.0) == 0
+    assert _significant(clear[:4], 0, margin=1.0, z=2.0) == 0  # too few samples
+    assert _significant(clear, 1, margin=1.0, z=2.0) == 1  # the default is already best
