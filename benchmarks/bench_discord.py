@@ -9,6 +9,10 @@ and the bot's memory per live game.
 
     .venv/bin/python benchmarks/bench_discord.py --games 200 --rates 40 --seconds 30
     .venv/bin/python benchmarks/bench_discord.py --games 200 --rates 40,80,120,160 --seconds 20
+
+``--hard N`` seats a hard computer player in N of the games (it thinks in the bot's process
+pool while the people of every game keep clicking) and first measures, in this process, how
+long a hard move takes through that pool.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class Game:
     shown: list[float] = field(default_factory=list)
     turns: int = 0
     stuck: int = 0
+    hard: bool = False
 
 
 def rss_kib(pid: int) -> int:
@@ -82,8 +87,9 @@ def pick(message: Message, prefix: str) -> str | None:
 async def setup_game(fake: FakeDiscord, game: Game) -> None:
     host, guest = game.players
     steps: tuple[tuple[User, str, dict[str, Any]], ...] = (
-        (host, "rummy new", {"variant": "classic", "target": 100000}),
+        (host, "rummy new", {"variant": "classic", "target": 100000, "timer": 0}),
         (guest, "rummy join", {}),
+        *(((host, "rummy addbot", {"level": "hard"}),) if game.hard else ()),
         (host, "rummy start", {}),
     )
     for user, command, options in steps:
@@ -175,11 +181,18 @@ async def drive(fake: FakeDiscord, game: Game, interval: float, until: float) ->
         due += rng.expovariate(1 / interval)
 
 
+IGNORED: set[str] = set()
+"""Channel ids of games with a computer player: it never stops playing, so they never
+settle."""
+
+
 async def settle(fake: FakeDiscord, quiet: float = 2.0, most: float = 120.0) -> None:
     """Wait until the bot has sent nothing for ``quiet`` seconds (its backlog is done)."""
     deadline = time.monotonic() + most
     while time.monotonic() < deadline:
-        last = max((r.at for r in fake.requests), default=0.0)
+        last = max(
+            (r.at for r in fake.requests if not any(c in r.path for c in IGNORED)), default=0.0
+        )
         if time.monotonic() - last > quiet:
             return
         await asyncio.sleep(0.2)
@@ -192,7 +205,40 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+async def hard_move_times(moves: int) -> list[float]:
+    """Seconds per hard move through the pool (round trip included), from a game of a
+    person playing safe moves against a hard computer player."""
+    from bot.rummy import preset
+    from bot.rummy.computer import safe_action
+    from bot.sessions import Brains, SessionManager, SessionStatus
+
+    brains = Brains(delay=0)
+    folder = Path(tempfile.mkdtemp(prefix="bench-hard-"))
+    manager = await SessionManager.open(folder / "rummy.sqlite3", brains=brains)
+    try:
+        session = await manager.create_lobby(
+            guild_id=1, channel_id=2, host_id=3, host_name="p", ruleset=preset("classic")
+        )
+        await session.add_computer(3, "hard", moderator=False)
+        await session.start(3, moderator=False)
+        while len(brains.hard_times) < moves and session.status is SessionStatus.ACTIVE:
+            legal = session.legal_actions("3")
+            if legal:
+                await session.apply("3", safe_action(session.view("3"), legal))
+            else:
+                await asyncio.sleep(0.01)
+        return list(brains.hard_times)
+    finally:
+        await manager.close()
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.hard:
+        times = await hard_move_times(args.hard_moves)
+        print(
+            f"hard move through the pool: median {statistics.median(times) * 1000:.0f} ms,"
+            f" max {max(times) * 1000:.0f} ms ({len(times)} moves)"
+        )
     async with FakeDiscord(rate_limits=True) as fake:
         guild = fake.add_guild("Bench")
         games = [
@@ -202,6 +248,10 @@ async def main(args: argparse.Namespace) -> None:
             )
             for i in range(args.games)
         ]
+        for game in games[: args.hard]:
+            game.hard = True
+            IGNORED.add(str(game.channel.id))
+            IGNORED.update(str(fake.dm_channel(u).id) for u in game.players)
         folder = Path(tempfile.mkdtemp(prefix="bench-discord-"))
         env = {
             **os.environ,
@@ -291,4 +341,6 @@ if __name__ == "__main__":
     parser.add_argument("--rates", type=lambda s: [float(x) for x in s.split(",")], default=[40.0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=20.0)
+    parser.add_argument("--hard", type=int, default=0, help="games with a hard computer player")
+    parser.add_argument("--hard-moves", type=int, default=30, help="hard moves timed first")
     asyncio.run(main(parser.parse_args()))

@@ -35,14 +35,14 @@ MAX_DISCARD_MENUS = 2
 
 Interaction = discord.Interaction[Any]
 
-LOBBY_VERBS = ("join", "leave", "start", "cancel")
+LOBBY_VERBS = ("join", "leave", "addbot", "start", "cancel")
 MOVE_VERBS = ("draw", "take", "end")
 MENUS = ("meld", "layoff", "discard", "discard2", "take")
 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"rummy:lobby:(?P<verb>join|leave|start|cancel):(?P<game>[0-9]{1,20})",
+    template=r"rummy:lobby:(?P<verb>join|leave|addbot|start|cancel):(?P<game>[0-9]{1,20})",
 ):
     def __init__(self, verb: str, game_id: int, label: str = "") -> None:
         style = {
@@ -192,6 +192,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 _LOBBY_LABELS = {
     "join": "button.join",
     "leave": "button.leave",
+    "addbot": "button.addbot",
     "start": "button.start",
     "cancel": "button.cancel",
 }

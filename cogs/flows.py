@@ -8,6 +8,7 @@ has no channel of its game).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
@@ -104,18 +105,22 @@ def lobby_message(board: Board, event: s.Committed, loc: str) -> tuple[str, disc
     players = [seat.display_name for seat in sorted(event.seats, key=lambda x: x.seat)]
     host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
     if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
-        text = present.lobby_text(ruleset, players, host, loc)
+        text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
         return text, components.lobby_view(event.game_id, loc)
     state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
     if event.kind is s.EventKind.CANCELLED:
         state = "cancelled"
-    return present.lobby_text(ruleset, players, host, loc, state=state), None
+    return present.lobby_text(
+        ruleset, players, host, loc, state=state, timer=event.turn_timer
+    ), None
 
 
 def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
     players = [seat.display_name for seat in sorted(session.seats, key=lambda x: x.seat)]
     host = next((x.display_name for x in session.seats if x.user_id == session.host_id), None)
-    return present.lobby_text(session.ruleset, players, host, loc, state=state)
+    return present.lobby_text(
+        session.ruleset, players, host, loc, state=state, timer=session.turn_timer
+    )
 
 
 REQUIRED_PERMISSIONS = (
@@ -151,7 +156,7 @@ def _cached_permissions(interaction: Interaction) -> discord.Permissions | None:
     return channel.permissions_for(me)
 
 
-async def create_lobby(interaction: Interaction, ruleset: Ruleset) -> None:
+async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: int = 0) -> None:
     loc = locale_of(interaction, public=True)
     if interaction.guild_id is None or interaction.channel_id is None:
         raise PlayerError(t("error.guild_only", locale_of(interaction)))
@@ -173,6 +178,7 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset) -> None:
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
             ruleset=ruleset,
+            turn_timer=turn_timer,
         )
     except BaseException:
         board_keeper.pending_channels.discard(interaction.channel_id)
@@ -195,7 +201,9 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset) -> None:
     )
 
 
-async def lobby_op(interaction: Interaction, verb: str, session: s.Session) -> s.Committed:
+async def lobby_op(
+    interaction: Interaction, verb: str, session: s.Session, level: str = "normal"
+) -> s.Committed:
     user = interaction.user
     moderator = is_moderator(interaction)
     if verb == "join":
@@ -206,6 +214,8 @@ async def lobby_op(interaction: Interaction, verb: str, session: s.Session) -> s
         return await session.start(user.id, moderator=moderator)
     if verb == "cancel":
         return await session.cancel(user.id, moderator=moderator)
+    if verb == "addbot":
+        return await session.add_computer(user.id, level, moderator=moderator)
     raise PlayerError(f"unknown lobby action {verb!r}")
 
 
@@ -214,10 +224,11 @@ _LOBBY_DONE = {
     "leave": "lobby.you_left",
     "start": "lobby.started",
     "cancel": "lobby.cancelled",
+    "addbot": "lobby.bot_added",
 }
 
 
-async def lobby_command(interaction: Interaction, verb: str) -> None:
+async def lobby_command(interaction: Interaction, verb: str, level: str = "normal") -> None:
     """/rummy join|leave|start|cancel: the lobby message is updated by the worker."""
 
     async def work() -> None:
@@ -237,8 +248,9 @@ async def lobby_command(interaction: Interaction, verb: str) -> None:
                 raise
             await send(interaction, t("lobby.cleared", locale_of(interaction)))
             return
-        await lobby_op(interaction, verb, session)
-        await send(interaction, t(_LOBBY_DONE[verb], locale_of(interaction)))
+        event = await lobby_op(interaction, verb, session, level)
+        done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
+        await send(interaction, t(done, locale_of(interaction)))
 
     await guarded(interaction, work)
 
@@ -400,6 +412,28 @@ async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str
     async def work() -> None:
         action = present.decode_action(code)
         await hand_move(interaction, game_id, turn, action)
+
+    await guarded(interaction, work)
+
+
+# --- hints --------------------------------------------------------------------------------
+
+
+async def hint_command(interaction: Interaction) -> None:
+    """/hint: the best arrangement of the asker's hand and the move the normal computer
+    player would make, from the asker's own view only."""
+
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        session = channel_session(interaction)
+        player = seated(session, interaction)
+        loc = locale_of(interaction)
+        legal = session.legal_actions(player)
+        if not legal:
+            raise PlayerError(t("hint.not_your_turn", loc))
+        view = session.view(player)
+        text = await asyncio.to_thread(present.hint_text, view, legal, loc)
+        await send(interaction, text)
 
     await guarded(interaction, work)
 

@@ -25,6 +25,13 @@ VARIANTS = [
     app_commands.Choice(name="Parlett's Basic Rummy", value="parlett"),
     app_commands.Choice(name="Rummy 500", value="500"),
 ]
+LEVELS = [
+    app_commands.Choice(name="easy", value="easy"),
+    app_commands.Choice(name="normal", value="normal"),
+    app_commands.Choice(name="hard", value="hard"),
+]
+DEFAULT_TIMER = 2
+"""Minutes a turn may take unless the host chooses otherwise."""
 SCORINGS = [
     app_commands.Choice(name="positive", value="positive"),
     app_commands.Choice(name="negative", value="negative"),
@@ -52,6 +59,7 @@ class Lobby(commands.Cog):
         limit_layoffs="Lay off one card per turn, after melding (Classic, Rummy 500)",
         must_discard_to_go_out="Going out needs a final discard",
         ten_for_three="Parlett: ten cards each with three players",
+        timer="Minutes a turn may take before it is played for the player (0: no timer)",
     )
     @app_commands.choices(variant=VARIANTS, scoring=SCORINGS)
     async def new(
@@ -68,6 +76,7 @@ class Lobby(commands.Cog):
         limit_layoffs: bool | None = None,
         must_discard_to_go_out: bool | None = None,
         ten_for_three: bool | None = None,
+        timer: app_commands.Range[int, 0, 60] = DEFAULT_TIMER,
     ) -> None:
         chosen: dict[str, Any] = {
             "target": target,
@@ -85,7 +94,7 @@ class Lobby(commands.Cog):
 
         async def work() -> None:
             ruleset = preset(variant.value, **options)
-            await flows.create_lobby(interaction, ruleset)
+            await flows.create_lobby(interaction, ruleset, timer)
 
         await guarded(interaction, work)
 
@@ -96,6 +105,17 @@ class Lobby(commands.Cog):
     @rummy.command(name="leave", description="Leave this channel's table before the game starts")
     async def leave(self, interaction: Interaction) -> None:
         await flows.lobby_command(interaction, "leave")
+
+    @rummy.command(
+        name="addbot",
+        description="Seat a computer player at this channel's table (host or moderator)",
+    )
+    @app_commands.describe(level="How well it plays")
+    @app_commands.choices(level=LEVELS)
+    async def addbot(
+        self, interaction: Interaction, level: app_commands.Choice[str] | None = None
+    ) -> None:
+        await flows.lobby_command(interaction, "addbot", level.value if level else "normal")
 
     @rummy.command(name="start", description="Deal the cards (host or moderator)")
     async def start(self, interaction: Interaction) -> None:

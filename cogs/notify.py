@@ -88,6 +88,9 @@ class Board:
     """player -> when they last used a button or command of this game (monotonic)."""
     """The player whose turn just began, to be told with a fresh message."""
     announcements: list[s.Committed] = field(default_factory=list)
+    notices: list[tuple[str, str, int]] = field(default_factory=list)
+    """Turn-timer messages still to send: (player or name, "reminder" | "replaced" |
+    "back", deadline as a Unix time)."""
     hooks: dict[str, tuple[discord.Interaction[Any], int]] = field(default_factory=dict)
     """player -> (their last interaction on their hand DM, that message's id): its webhook
     edits and deletes that message for 15 minutes without counting against the global
@@ -129,10 +132,10 @@ class Notifier(commands.Cog):
         self.manager.add_listener(self.on_commit)
 
     async def cog_unload(self) -> None:
-        remove = getattr(self.manager, "remove_listener", None)
-        if remove is not None:
-            with contextlib.suppress(ValueError):
-                remove(self.on_commit)
+        # The launcher unloads the extensions before a login retry: a listener left behind
+        # would show every commit twice once the cog is loaded again.
+        with contextlib.suppress(ValueError):
+            self.manager.remove_listener(self.on_commit)
         for board in self.boards.values():
             if board.task is not None:
                 board.task.cancel()
@@ -255,7 +258,9 @@ class Notifier(commands.Cog):
             seat.player_id: seat.user_id for seat in event.seats if seat.user_id is not None
         }
         kind = event.kind
-        if kind is s.EventKind.LOBBY:
+        if kind is s.EventKind.REMINDER or kind is s.EventKind.SEAT:
+            self._notice(board, event)
+        elif kind is s.EventKind.LOBBY:
             board.dirty.add("lobby")
         elif kind is s.EventKind.STARTED:
             board.dirty.update({"lobby", "table"})
@@ -273,7 +278,10 @@ class Notifier(commands.Cog):
         if event.action is not None and event.actor is not None:
             actor_view = event.views.get(event.actor)
             name = board.names.get(event.actor, event.actor)
-            board.moves.append(present.move_text(name, event.action, actor_view, board.locale))
+            said = present.move_text(name, event.action, actor_view, board.locale)
+            if event.timed:
+                said = f"{said} {t('timer.played_for', board.locale)}"
+            board.moves.append(said)
         board.dirty.add("table")
         if event.actor is not None and event.actor in board.users:
             board.dirty.add(f"hand:{event.actor}")
@@ -287,11 +295,29 @@ class Notifier(commands.Cog):
         elif view is not None:
             self._turn_changed(board, event)
 
+    def _notice(self, board: Board, event: s.Committed) -> None:
+        """A turn timer's reminder, or a seat handed to a computer player or taken back."""
+        player = event.actor
+        if player is None:
+            return
+        user_id = board.users.get(player)
+        name = board.names.get(player, player)
+        if event.kind is s.EventKind.REMINDER:
+            if user_id is not None and event.deadline is not None:
+                board.notices.append((player, "reminder", int(event.deadline.timestamp())))
+            return
+        seat = next((x for x in event.seats if x.player_id == player), None)
+        held = seat is not None and seat.stand_in is not None
+        board.notices.append((name, "replaced" if held else "back", 0))
+
     def _turn_changed(self, board: Board, event: s.Committed) -> None:
         view = event.views.get(None)
         if view is None or view.current is None or event.turn == board.turn:
             return
         board.turn = event.turn
+        seat = next((x for x in event.seats if x.player_id == view.current), None)
+        if seat is not None and seat.stand_in is not None:
+            return  # a computer player plays this seat: its owner is away
         if view.current in board.users:
             board.dirty.add(f"hand:{view.current}")
             seen = board.active.get(view.current)
@@ -318,6 +344,7 @@ class Notifier(commands.Cog):
                 board.done
                 and not board.dirty
                 and not board.announcements
+                and not board.notices
                 and not board.wake.is_set()
             ):
                 self.boards.pop(board.game_id, None)
@@ -353,6 +380,11 @@ class Notifier(commands.Cog):
             event = board.announcements[0]
             if await self._guard(board, "summary", self._announce(board, channel, event)):
                 board.announcements.pop(0)
+            else:
+                retry = True
+        while board.notices and not retry:
+            if await self._guard(board, "notice", self._tell(board, channel, board.notices[0])):
+                board.notices.pop(0)
             else:
                 retry = True
         if "table" in board.dirty and not retry:
@@ -439,6 +471,11 @@ class Notifier(commands.Cog):
         )
         if event.kind is s.EventKind.CANCELLED:
             text = present.fit([t("table.cancelled", board.locale), text])
+        session = self._session(board)
+        deadline = session.deadline if session is not None else None
+        if deadline is not None and event.status is s.SessionStatus.ACTIVE:
+            when = f"<t:{int(deadline.timestamp())}:R>"
+            text = present.fit([text, "⏰ " + t("timer.ends", board.locale, when=when)])
         picture = await asyncio.to_thread(render_table, view, names=board.names)
         live = event.status is s.SessionStatus.ACTIVE
         buttons = components.table_view(board.game_id, board.locale) if live else None
@@ -593,14 +630,37 @@ class Notifier(commands.Cog):
         if notify:
             await self._ping(board, channel, player, user_id)
 
+    async def _tell(
+        self, board: Board, channel: discord.PartialMessageable, notice: tuple[str, str, int]
+    ) -> None:
+        who, what, when = notice
+        if what == "reminder":
+            user_id = board.users.get(who)
+            if user_id is not None:
+                text = t(
+                    "timer.reminder", board.locale, mention=f"<@{user_id}>", when=f"<t:{when}:R>"
+                )
+                await self._ping(board, channel, who, user_id, text)
+            return
+        await self.pace()
+        await channel.send(
+            t("timer.replaced" if what == "replaced" else "timer.back", board.locale, name=who),
+            allowed_mentions=_NO_MENTIONS,
+        )
+
     async def _ping(
-        self, board: Board, channel: discord.PartialMessageable, player: str, user_id: int
+        self,
+        board: Board,
+        channel: discord.PartialMessageable,
+        player: str,
+        user_id: int,
+        text: str | None = None,
     ) -> None:
         """One short turn notice in the channel, replacing the previous one."""
         old = board.ping_message
         await self.pace()
         sent = await channel.send(
-            t("turn.ping", board.locale, mention=f"<@{user_id}>"),
+            text or t("turn.ping", board.locale, mention=f"<@{user_id}>"),
             view=components.table_view(board.game_id, board.locale),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
         )

@@ -357,6 +357,14 @@ class Play(commands.Cog):
     async def endround(self, interaction: Interaction) -> None:
         await flows.move_command(interaction, lambda session, player: EndRound())
 
+    @app_commands.command(
+        name="hint",
+        description="Best melds and a suggested discard for your turn (only you see it)",
+    )
+    @app_commands.guild_only()
+    async def hint(self, interaction: Interaction) -> None:
+        await flows.hint_command(interaction)
+
     @app_commands.command(name="hand", description="Show your hand (only you see it)")
     @app_commands.guild_only()
     async def hand(self, interaction: Interaction) -> None:

@@ -27,6 +27,7 @@ _SESSION_KEYS: tuple[tuple[type[Exception], str], ...] = (
     (s.ChannelBusy, "error.channel_busy"),
     (s.NotAllowed, "error.not_allowed"),
     (s.NotSeated, "error.not_seated"),
+    (s.SeatHeld, "error.seat_held"),
     (s.StaleAction, "error.stale"),
     (s.SessionClosed, "error.closed"),
 )

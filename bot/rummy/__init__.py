@@ -20,6 +20,13 @@ from bot.rummy.actions import (
     parse_group,
 )
 from bot.rummy.cards import Card, Suit, full_pack, parse_cards
+from bot.rummy.computer import (
+    ComputerPlayer,
+    Level,
+    choose_in_process,
+    make_player,
+    safe_action,
+)
 from bot.rummy.errors import (
     CardParseError,
     IllegalAction,
@@ -34,6 +41,7 @@ from bot.rummy.game import Game
 from bot.rummy.melds import MeldKind, PlacedCard, Reading, Slot, TableMeld, layoff_readings
 from bot.rummy.melds import readings as readings
 from bot.rummy.rules import PRESETS, Ruleset, Scoring, StockOut, preset, preset_names
+from bot.rummy.solver import Arrangement, Play, best_score, can_use_now, solve
 from bot.rummy.state import GameState
 from bot.rummy.views import GameView, Phase, RoundEnd, RoundResult, SeatView
 
@@ -46,8 +54,10 @@ def card_value(card: Card, ruleset: Ruleset) -> int:
 __all__ = [
     "PRESETS",
     "Action",
+    "Arrangement",
     "Card",
     "CardParseError",
+    "ComputerPlayer",
     "Discard",
     "DrawStock",
     "EndRound",
@@ -57,11 +67,13 @@ __all__ = [
     "IllegalAction",
     "InvariantError",
     "LayOff",
+    "Level",
     "Meld",
     "MeldKind",
     "NotYourTurn",
     "Phase",
     "PlacedCard",
+    "Play",
     "PlayerError",
     "Reading",
     "RoundEnd",
@@ -80,13 +92,19 @@ __all__ = [
     "TakeDiscard",
     "action_from_json",
     "action_to_json",
+    "best_score",
+    "can_use_now",
     "card_value",
+    "choose_in_process",
     "full_pack",
     "layoff_readings",
+    "make_player",
     "parse_action",
     "parse_cards",
     "parse_group",
     "preset",
     "preset_names",
     "readings",
+    "safe_action",
+    "solve",
 ]

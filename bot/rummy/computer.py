@@ -66,8 +66,10 @@ class ComputerPlayer(Protocol):
     def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
-DEFAULT_BUDGET = 1.0
-"""Seconds a hard player may think per move, unless told otherwise."""
+DEFAULT_BUDGET = 0.8
+"""Seconds a hard player may think per move, unless told otherwise: the search stops at
+95% of it, and the normal level's own choice before the search (tens of milliseconds, more
+on a busy machine) comes on top, so a move stays within a second."""
 
 
 # --- shared helpers --------------------------------------------------------------------------

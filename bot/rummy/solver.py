@@ -512,9 +512,9 @@ class _Solver:
         while True:
             key = (bytes(state_counts), state_jokers, state_table, state_must)
             entry = self.memo.get(key)
-            if entry is None:  # evicted meanwhile: search this part again
+            while entry is None:  # evicted meanwhile (the memo was full): search it again
                 self.best(state_counts, state_jokers, state_table, state_must)
-                entry = self.memo[key]
+                entry = self.memo.get(key)
             choice = entry[1]
             if choice is None:
                 break

@@ -7,12 +7,14 @@ person is a :class:`~bot.rummy.errors.PlayerError`.
 """
 
 from bot.league import League
+from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
     LobbyError,
     NoGameHere,
     NotAllowed,
     NotSeated,
+    SeatHeld,
     SessionClosed,
     SessionError,
     StaleAction,
@@ -26,6 +28,7 @@ from bot.storage import ForgetReport, Seat, SeatKind
 
 __all__ = [
     "NAME_LIMIT",
+    "Brains",
     "ChannelBusy",
     "Committed",
     "EventKind",
@@ -37,6 +40,7 @@ __all__ = [
     "NotAllowed",
     "NotSeated",
     "Seat",
+    "SeatHeld",
     "SeatKind",
     "Session",
     "SessionClosed",

@@ -41,3 +41,8 @@ class SessionClosed(SessionError):
 class LobbyError(SessionError):
     """A lobby operation that does not fit: a full table, joining twice, too few players,
     or a lobby operation once the cards are dealt."""
+
+
+class SeatHeld(SessionError):
+    """A computer player holds the person's seat since they missed turns; ``/rummy join``
+    gives it back."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from bot.rummy import Action, GameView, RoundResult, Ruleset
@@ -35,6 +36,11 @@ class EventKind(StrEnum):
     """Reserved for a game ended by other means than an action; actions use ACTION."""
     CANCELLED = "cancelled"
     """The lobby was cancelled or the game abandoned."""
+    REMINDER = "reminder"
+    """Half of the turn timer has passed (``actor``: whose turn it is); nothing changed."""
+    SEAT = "seat"
+    """A person's seat was handed to a computer player after missed turns (``actor``;
+    ``Seat.stand_in`` set), or taken back by the person (``stand_in`` cleared)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,12 @@ class Committed:
     """Per player id, and None for spectators; empty in the lobby."""
     host_id: int | None
     ruleset: Ruleset
+    turn_timer: int = 0
+    """Minutes a person's turn may take at this table (0: no timer)."""
+    timed: bool = False
+    """The action was played by the turn timer for an absent person."""
+    deadline: datetime | None = None
+    """When the turn now running runs out (None: no timer runs)."""
 
     def view(self, player: str | None) -> GameView | None:
         """The table as ``player`` saw it at this commit (a spectator's view for anyone not

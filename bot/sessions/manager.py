@@ -12,11 +12,13 @@ from types import MappingProxyType
 
 from bot.league import League
 from bot.rummy import Game, Ruleset
+from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, NotAllowed
 from bot.sessions.events import Listener
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
+from bot.sessions.timers import Timing
 from bot.storage import (
     DuplicateLiveGame,
     ForgetReport,
@@ -43,8 +45,12 @@ class SessionManager:
     (deletions); game operations never take it, so a listener may open a lobby.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, brains: Brains | None = None) -> None:
         self._store = store
+        self.brains = brains if brains is not None else Brains()
+        """Where the computer players think, and their pace (``brains.delay``)."""
+        self.timing = Timing()
+        """The turn timers' pace (``timing.minute``)."""
         self._sessions: dict[int, Session] = {}
         self._by_game: dict[int, Session] = {}
         self._listeners: list[Listener] = []
@@ -53,8 +59,8 @@ class SessionManager:
         self.league = League(store)
 
     @classmethod
-    async def open(cls, path: str | Path) -> SessionManager:
-        return cls(await open_store(path))
+    async def open(cls, path: str | Path, *, brains: Brains | None = None) -> SessionManager:
+        return cls(await open_store(path), brains)
 
     async def close(self) -> None:
         """Let operations in flight commit, close every session, give the listeners a few
@@ -68,6 +74,7 @@ class SessionManager:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+        await self.brains.close()
         await self._store.close()
 
     def add_listener(self, listener: Listener) -> None:
@@ -97,10 +104,12 @@ class SessionManager:
         host_name: str,
         ruleset: Ruleset,
         seed: int | None = None,
+        turn_timer: int = 0,
     ) -> Session:
         """Open a table in a channel that has none, with the host in the first seat.
 
         ``seed`` fixes the deal (for tests and replays); by default it is random.
+        ``turn_timer``: minutes a person's turn may take (0: no timer).
         """
         async with self._lock:
             if channel_id in self._sessions:
@@ -118,6 +127,7 @@ class SessionManager:
                         snapshot=None,
                         at=utc_now(),
                         status=GameStatus.LOBBY,
+                        turn_timer=turn_timer,
                     )
             except DuplicateLiveGame:
                 raise ChannelBusy(
@@ -149,7 +159,7 @@ class SessionManager:
                     except Exception:
                         log.exception("game %s could not be restored; it stays stored", record.id)
                         continue
-                self._add(record, game, shown.get(record.id, ()))
+                await self._add(record, game, shown.get(record.id, ())).resume()
                 loaded += 1
             return loaded
 
@@ -200,7 +210,14 @@ class SessionManager:
         self, record: GameRecord, game: Game | None, messages: Sequence[MessageRef] = ()
     ) -> Session:
         session = Session(
-            record, game, self._store, self._listeners, self._remove, messages=messages
+            record,
+            game,
+            self._store,
+            self._listeners,
+            self._remove,
+            messages=messages,
+            brains=self.brains,
+            timing=self.timing,
         )
         self._sessions[record.channel_id] = session
         self._by_game[record.id] = session

@@ -19,21 +19,27 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from datetime import datetime, timedelta
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
+from bot.rummy.computer import ComputerPlayer, make_player, safe_action
+from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     LobbyError,
     NotAllowed,
     NotSeated,
+    SeatHeld,
     SessionClosed,
     StaleAction,
 )
 from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
+from bot.sessions.timers import MISSED_LIMIT, STAND_IN_LEVEL, Timing
 from bot.storage import (
+    Deadline,
     GameChanged,
     GameRecord,
     GameStatus,
@@ -47,10 +53,20 @@ from bot.storage import (
     utc_now,
 )
 from bot.storage.outcome import final_results
+from bot.storage.posts import check_message
 
 log = logging.getLogger(__name__)
 
 LEVEL_LIMIT = 16
+_E = TypeVar("_E", bound="Committed | None")
+
+
+async def _sleep_until(moment: datetime) -> None:
+    delay = (moment - utc_now()).total_seconds()
+    if delay > 0:
+        await asyncio.sleep(delay)
+
+
 _NO_VIEWS: Mapping[str | None, GameView] = MappingProxyType({})
 
 
@@ -65,7 +81,16 @@ class Session:
         listeners: Sequence[Listener],
         on_close: Callable[[Session], None],
         messages: Sequence[MessageRef] = (),
+        brains: Brains | None = None,
+        timing: Timing | None = None,
     ) -> None:
+        self._brains = brains
+        self._timing = timing or Timing()
+        self._deadline: Deadline | None = record.deadline
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_key: tuple[int, str] | None = None
+        self._computers: dict[str, ComputerPlayer] = {}
+        self._thinker: asyncio.Task[None] | None = None
         self._record = record
         self._messages = {(m.kind, m.player): m for m in messages}
         self._game = game
@@ -161,6 +186,7 @@ class Session:
         """Keep which message shows ``kind`` (None: there is none any more), so that after
         a restart the same message is edited. Not game state: no lock, and a storage
         failure only costs a new message after a restart, so it is logged, not raised."""
+        check_message(kind, player)
         key = (kind, player)
         known = self._messages.get(key)
         if message_id is None:
@@ -197,10 +223,23 @@ class Session:
         """
         return await self._run(lambda: self._apply(player, action, turn))
 
-    async def _apply(self, player: str, action: Action, turn: int | None) -> Committed:
+    async def _act(self, player: str, action: Action, turn: int, by: str) -> Committed:
+        return await self._run(lambda: self._apply(player, action, turn, by=by))
+
+    async def _apply(
+        self, player: str, action: Action, turn: int | None, *, by: str = "person"
+    ) -> Committed:
+        """``by``: "person", "computer" (refused once the seat is a person's again) or
+        "timer" (playing for an absent person)."""
         game = self._dealt()
         if player not in game.players:
             raise NotSeated("You are not playing at this table.")
+        seat = self._seat(player)
+        if by == "person" and seat is not None and seat.stand_in is not None:
+            raise SeatHeld("A computer player holds your seat; use /rummy join to take it back.")
+        if by == "computer" and self.computer_level(player) is None:
+            raise StaleAction("The seat is a person's again.")
+        back = by == "person" and seat is not None and seat.missed > 0
         if turn is not None and turn != game.turn:
             raise StaleAction("That was for an earlier turn; use the latest message.")
         draft = game.copy()
@@ -210,8 +249,10 @@ class Session:
         except PlayerError:
             raise
         except Exception:
-            seat = game.players.index(player)
-            log.exception("game %s: the engine failed on %s by seat %d", self.game_id, action, seat)
+            number = game.players.index(player)
+            log.exception(
+                "game %s: the engine failed on %s by seat %d", self.game_id, action, number
+            )
             raise
         rounds = tuple(draft.rounds[rounds_before:])
         seq = len(draft.log)
@@ -226,6 +267,8 @@ class Session:
         season: int | None = None
         async with self._store.unit() as repo:
             await repo.append_action(self.game_id, seq, action_json, snapshot, now)
+            if back:
+                await repo.set_stand_in(self.game_id, player, 0, None)
             for result in rounds:
                 await repo.record_round(self.game_id, result, draft.players)
             if draft.is_over:
@@ -236,7 +279,9 @@ class Session:
             self._record = dataclasses.replace(
                 self._record, status=GameStatus.FINISHED, finished_at=now, season=season
             )
-        return self._event(EventKind.ACTION, player, action, rounds)
+        if back:
+            self._record_seat(player, 0, None)
+        return self._event(EventKind.ACTION, player, action, rounds, timed=by == "timer")
 
     # --- the lobby -------------------------------------------------------------------------
 
@@ -245,6 +290,12 @@ class Session:
         return await self._run(lambda: self._join(user_id, display_name))
 
     async def _join(self, user_id: int, display_name: str) -> Committed:
+        player = self.player_of(user_id)
+        seat = None if player is None else self._seat(player)
+        if player is not None and seat is not None and seat.stand_in is not None:
+            # Back at the keyboard: the computer player gives the seat back.
+            await self._set_seat(player, 0, None)
+            return self._event(EventKind.SEAT, player)
         self._lobby()
         if self.player_of(user_id) is not None:
             raise LobbyError("You are already at this table.")
@@ -311,6 +362,206 @@ class Session:
 
         return await self._run(work)
 
+    # --- computer players ----------------------------------------------------------------
+
+    def computer_level(self, player: str) -> str | None:
+        """The level of the computer playing ``player``'s seat; None for a person."""
+        seat = self._seat(player)
+        if seat is None:
+            return None
+        if seat.kind is SeatKind.HUMAN:
+            return seat.stand_in
+        return seat.level or "normal"
+
+    def _seat(self, player: str) -> Seat | None:
+        return next((x for x in self._record.seats if x.player_id == player), None)
+
+    def _computer_to_move(self) -> str | None:
+        game = self._game
+        if game is None or self._closed or game.is_over:
+            return None
+        current = game.view(None).current
+        if current is None or self.computer_level(current) is None:
+            return None
+        return current
+
+    async def resume(self) -> None:
+        """Set the background work going that a loaded game needs (a computer to move, a
+        turn timer, one that ran out while nobody watched)."""
+        async with self._lock:
+            await self._after_commit()
+
+    async def _after_commit(self) -> None:
+        await self._arm_timer()
+        if self._brains is None or self._closed or self._game is None:
+            return
+        game = self._game
+        for player in game.players:
+            if player in self._computers and self._computer_to_move() != player:
+                observe = getattr(self._computers[player], "observe", None)
+                if observe is not None:
+                    observe(game.view(player))
+        if self._computer_to_move() is None:
+            return
+        if self._thinker is not None and not self._thinker.done():
+            return  # it plays on while computers are to move
+        self._thinker = self.start_task(self._play_computers(), name=f"game-{self.game_id}-cpu")
+
+    def _computer(self, player: str) -> ComputerPlayer:
+        found = self._computers.get(player)
+        if found is None:
+            assert self._brains is not None
+            level = self.computer_level(player) or "normal"
+            try:
+                found = make_player(level, self._brains.hard_budget)
+            except ValueError:
+                found = make_player("normal")
+            self._computers[player] = found
+        return found
+
+    async def _play_computers(self) -> None:
+        """Play every move of the computers whose turn it is, one after the other, each
+        after a short pause, through :meth:`apply` like anyone."""
+        brains = self._brains
+        assert brains is not None
+        while (player := self._computer_to_move()) is not None:
+            await asyncio.sleep(brains.delay)
+            if self._computer_to_move() != player or self._game is None:
+                continue
+            game = self._game
+            view, legal, turn = game.view(player), game.legal_actions(player), game.turn
+            if not legal:
+                return
+            seed = (self._record.seed ^ (len(game.log) * 0x9E3779B97F4A7C15)) & (2**63 - 1)
+            try:
+                action, after = await brains.choose(self._computer(player), view, legal, seed)
+                self._computers[player] = after
+            except Exception:
+                # A broken worker must not stall the table: the safe move keeps it going.
+                log.exception("game %s: computer %s could not choose", self.game_id, player)
+                action = safe_action(view, legal)
+            if self._game is not game:
+                continue  # something else was committed meanwhile: think again
+            try:
+                await self._act(player, action, turn, "computer")
+            except (StaleAction, SessionClosed):
+                return
+            except PlayerError:
+                log.error("game %s: computer %s chose %s, refused", self.game_id, player, action)
+                fallback = safe_action(view, legal)
+                await self._act(player, fallback, turn, "computer")
+
+    # --- turn timer ------------------------------------------------------------------------
+
+    @property
+    def turn_timer(self) -> int:
+        """Minutes a person's turn may take; 0 when there is no timer."""
+        return self._record.turn_timer
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the running turn runs out; None when no timer runs."""
+        return None if self._deadline is None else self._deadline.at
+
+    def _timer_seconds(self) -> float:
+        return self._record.turn_timer * self._timing.minute
+
+    async def _arm_timer(self) -> None:
+        """Keep the stored deadline in step with whose turn it is, and a task waiting on it.
+        Called under the lock after every commit."""
+        game = self._game
+        want: Deadline | None = None
+        if self._record.turn_timer > 0 and game is not None and not self._closed:
+            current = None if game.is_over else game.view(None).current
+            if current is not None and self.computer_level(current) is None:
+                old = self._deadline
+                if old is not None and (old.turn, old.player) == (game.turn, current):
+                    want = old
+                else:
+                    at = utc_now() + timedelta(seconds=self._timer_seconds())
+                    want = Deadline(game.turn, current, at)
+        if want != self._deadline:
+            try:
+                async with self._store.unit() as repo:
+                    await repo.set_deadline(self.game_id, want)
+            except StorageError:
+                log.warning("game %s: could not store the turn's deadline", self.game_id)
+            self._deadline = want
+        key = None if want is None else (want.turn, want.player)
+        if key == self._timer_key and self._timer is not None and not self._timer.done():
+            return
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer, self._timer_key = None, key
+        if want is not None:
+            self._timer = self.start_task(self._wait_turn(want), name=f"game-{self.game_id}-timer")
+
+    async def _wait_turn(self, deadline: Deadline) -> None:
+        """Remind at half time, then play the turn safely when it runs out."""
+        if not deadline.reminded:
+            half = deadline.at - timedelta(seconds=self._timer_seconds() / 2)
+            await _sleep_until(half)
+            if utc_now() < deadline.at:
+                await self._run(lambda: self._remind(deadline))
+        await _sleep_until(deadline.at)
+        await self._time_out(deadline)
+
+    async def _remind(self, deadline: Deadline) -> Committed | None:
+        if self._deadline is None or (self._deadline.turn, self._deadline.player) != (
+            deadline.turn,
+            deadline.player,
+        ):
+            return None
+        reminded = dataclasses.replace(self._deadline, reminded=True)
+        async with self._store.unit() as repo:
+            await repo.set_deadline(self.game_id, reminded)
+        self._deadline = reminded
+        return self._event(EventKind.REMINDER, deadline.player)
+
+    async def _time_out(self, deadline: Deadline) -> None:
+        """Play the absent person's turn safely (draw, discard the highest loose card), and
+        after too many in a row hand their seat to a computer player."""
+        player = deadline.player
+        played = False
+        for _ in range(8):
+            game = self._game
+            if game is None or self._closed or game.is_over or game.turn != deadline.turn:
+                break
+            if game.view(None).current != player or self.computer_level(player) is not None:
+                break
+            legal = game.legal_actions(player)
+            if not legal:
+                break
+            action = safe_action(game.view(player), legal)
+            try:
+                await self._act(player, action, deadline.turn, "timer")
+            except (StaleAction, SessionClosed):
+                return
+            played = True
+        if played and not self._closed:
+            await self._run(lambda: self._missed(player))
+
+    async def _missed(self, player: str) -> Committed | None:
+        seat = self._seat(player)
+        if seat is None or seat.kind is not SeatKind.HUMAN or seat.stand_in is not None:
+            return None
+        missed = seat.missed + 1
+        stand_in = STAND_IN_LEVEL if missed >= MISSED_LIMIT else None
+        await self._set_seat(player, missed, stand_in)
+        return self._event(EventKind.SEAT, player) if stand_in is not None else None
+
+    async def _set_seat(self, player: str, missed: int, stand_in: str | None) -> None:
+        async with self._store.unit() as repo:
+            await repo.set_stand_in(self.game_id, player, missed, stand_in)
+        self._record_seat(player, missed, stand_in)
+
+    def _record_seat(self, player: str, missed: int, stand_in: str | None) -> None:
+        seats = tuple(
+            dataclasses.replace(x, missed=missed, stand_in=stand_in) if x.player_id == player else x
+            for x in self._record.seats
+        )
+        self._record = dataclasses.replace(self._record, seats=seats)
+
     # --- background work (turn timers, computer players) -----------------------------------
 
     def start_task(
@@ -340,8 +591,8 @@ class Session:
 
     # --- machinery -------------------------------------------------------------------------
 
-    async def _run(self, work: Callable[[], Awaitable[Committed]]) -> Committed:
-        """Run one operation under the lock; queue its event for the listeners."""
+    async def _run(self, work: Callable[[], Awaitable[_E]]) -> _E:
+        """Run one operation under the lock; queue its event (if any) for the listeners."""
         async with self._lock:
             if self._closed:
                 raise SessionClosed("This game is over.")
@@ -363,7 +614,9 @@ class Session:
                 # the database committed is unknown until it is read back.
                 self._stale = True
                 raise
-            self._publish(event)
+            if event is not None:
+                self._publish(event)
+                await self._after_commit()
             return event
 
     async def _reload(self) -> None:
@@ -381,6 +634,7 @@ class Session:
             game = restore_game(record, logs.get(record.id, []))
         self._record = record
         self._game = game
+        self._deadline = record.deadline
         self._stale = False
 
     def _publish(self, event: Committed) -> None:
@@ -433,6 +687,8 @@ class Session:
         actor: str | None,
         action: Action | None = None,
         rounds: tuple[RoundResult, ...] = (),
+        *,
+        timed: bool = False,
     ) -> Committed:
         game = self._game
         if game is None:
@@ -457,6 +713,9 @@ class Session:
             views=views,
             host_id=self.host_id,
             ruleset=self._ruleset,
+            turn_timer=self._record.turn_timer,
+            timed=timed,
+            deadline=self.deadline,
         )
 
     def _dealt(self) -> Game:

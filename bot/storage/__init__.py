@@ -15,6 +15,7 @@ from bot.storage.hygiene import ForgetReport
 from bot.storage.migrations import MigrationError
 from bot.storage.models import (
     DELETED_NAME,
+    Deadline,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -41,6 +42,7 @@ async def open_store(path: Path | str) -> Store:
 __all__ = [
     "DELETED_NAME",
     "Database",
+    "Deadline",
     "DuplicateLiveGame",
     "ForgetReport",
     "GameChanged",

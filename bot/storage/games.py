@@ -22,6 +22,7 @@ from bot.rummy.views import RoundResult
 from bot.storage import league
 from bot.storage.errors import DuplicateLiveGame, GameChanged, StorageError
 from bot.storage.models import (
+    Deadline,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -52,6 +53,7 @@ async def create_game(
     snapshot: str | None,
     at: datetime,
     status: GameStatus = GameStatus.ACTIVE,
+    turn_timer: int = 0,
 ) -> GameRecord:
     """Store a new lobby (no snapshot) or dealt game; the channel must have no live game
     (else :class:`DuplicateLiveGame`)."""
@@ -60,7 +62,7 @@ async def create_game(
     try:
         cursor = await conn.execute(
             "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, status,"
-            " created_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, snapshot, turn_timer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -70,6 +72,7 @@ async def create_game(
                 status.value,
                 to_db_time(at),
                 snapshot,
+                turn_timer,
             ),
         )
     except sqlite3.IntegrityError as error:
@@ -226,7 +229,7 @@ async def _update_one(
 
 _GAME_COLUMNS = (
     "SELECT id, guild_id, channel_id, host_id, ruleset, seed, status, created_at, finished_at,"
-    " season, action_count, snapshot FROM games"
+    " season, action_count, snapshot, turn_timer FROM games"
 )
 _GAME_BY_ID = _GAME_COLUMNS + " WHERE id = ?"
 _LIVE_GAMES = _GAME_COLUMNS + " WHERE status IN ('lobby', 'active') ORDER BY id"
@@ -304,6 +307,7 @@ active_logs = game_logs
 async def _records(conn: aiosqlite.Connection, rows: Iterable[Any]) -> list[GameRecord]:
     rows = list(rows)
     seats = await _seats(conn, [int(row["id"]) for row in rows])
+    deadlines = await _deadlines(conn, [int(row["id"]) for row in rows])
     return [
         GameRecord(
             id=row["id"],
@@ -319,6 +323,8 @@ async def _records(conn: aiosqlite.Connection, rows: Iterable[Any]) -> list[Game
             action_count=row["action_count"],
             seats=tuple(seats[row["id"]]),
             snapshot=row["snapshot"],
+            turn_timer=row["turn_timer"],
+            deadline=deadlines.get(row["id"]),
         )
         for row in rows
     ]
@@ -331,7 +337,8 @@ async def _seats(conn: aiosqlite.Connection, game_ids: Iterable[int]) -> dict[in
         return by_game
     # One query for all games: start-up loads a thousand.
     rows = await conn.execute_fetchall(
-        "SELECT game_id, seat, player_id, kind, user_id, display_name, level FROM seats"
+        "SELECT game_id, seat, player_id, kind, user_id, display_name, level, missed, stand_in"
+        " FROM seats"
         " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
         (dump_json(ids),),
     )
@@ -344,9 +351,61 @@ async def _seats(conn: aiosqlite.Connection, game_ids: Iterable[int]) -> dict[in
                 user_id=row["user_id"],
                 display_name=row["display_name"],
                 level=row["level"],
+                missed=row["missed"],
+                stand_in=row["stand_in"],
             )
         )
     return by_game
+
+
+async def _deadlines(conn: aiosqlite.Connection, game_ids: Iterable[int]) -> dict[int, Deadline]:
+    ids = list(game_ids)
+    if not ids:
+        return {}
+    rows = await conn.execute_fetchall(
+        "SELECT game_id, turn, player, deadline, reminded FROM turn_deadlines"
+        " WHERE game_id IN (SELECT value FROM json_each(?))",
+        (dump_json(ids),),
+    )
+    return {
+        int(row["game_id"]): Deadline(
+            row["turn"], row["player"], _required_time(row["deadline"]), bool(row["reminded"])
+        )
+        for row in rows
+    }
+
+
+async def set_deadline(conn: aiosqlite.Connection, game_id: int, deadline: Deadline | None) -> None:
+    """Store the running turn's deadline, or (None) that no timer runs."""
+    if deadline is None:
+        await conn.execute("DELETE FROM turn_deadlines WHERE game_id = ?", (game_id,))
+        return
+    await conn.execute(
+        "INSERT INTO turn_deadlines (game_id, turn, player, deadline, reminded)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn,"
+        " player = excluded.player, deadline = excluded.deadline, reminded = excluded.reminded",
+        (
+            game_id,
+            deadline.turn,
+            deadline.player,
+            to_db_time(deadline.at),
+            int(deadline.reminded),
+        ),
+    )
+
+
+async def set_stand_in(
+    conn: aiosqlite.Connection, game_id: int, player_id: str, missed: int, stand_in: str | None
+) -> None:
+    """A person's missed turns in a row, and the computer holding their seat (if any)."""
+    await _update_one(
+        conn,
+        "UPDATE seats SET missed = ?, stand_in = ? WHERE game_id = ? AND player_id = ?"
+        " AND kind = 'human'",
+        (missed, stand_in, game_id, player_id),
+        game_id,
+        "a person's seat",
+    )
 
 
 def _required_time(text: str) -> datetime:

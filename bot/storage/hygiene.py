@@ -57,9 +57,8 @@ async def forget_user(conn: aiosqlite.Connection, user_id: int, at: datetime) ->
                 "UPDATE games SET snapshot = ? WHERE id = ?", (dump_json(snapshot), row["game_id"])
             )
     await conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
-    await conn.execute(
-        "DELETE FROM messages WHERE kind = 'hand' AND player = ?", (str(user_id),)
-    )
+    for table in ("messages", "turn_deadlines"):
+        await conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
     cursor = await conn.execute("DELETE FROM league_players WHERE user_id = ?", (user_id,))
     league_rows = cursor.rowcount
     await cursor.close()

@@ -61,6 +61,10 @@ class Seat:
     display_name: str
     level: str | None = None
     """A computer player's strength (None for people)."""
+    missed: int = 0
+    """Turns in a row the turn timer played for this person."""
+    stand_in: str | None = None
+    """The level of the computer player holding this person's seat (None: they play)."""
 
     def as_new(self) -> NewSeat:
         return NewSeat(self.kind, self.display_name, self.user_id, self.level)
@@ -91,6 +95,17 @@ def assign_seats(new_seats: Sequence[NewSeat]) -> tuple[Seat, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class Deadline:
+    """When the turn ``turn`` of ``player`` runs out."""
+
+    turn: int
+    player: str
+    at: datetime
+    reminded: bool = False
+    """The half-time reminder went out."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """A stored game: who plays where, under which rules, and its latest snapshot (None
     before the deal)."""
@@ -108,6 +123,10 @@ class GameRecord:
     action_count: int
     seats: tuple[Seat, ...]
     snapshot: str | None
+    turn_timer: int = 0
+    """Minutes a turn may take; 0 for no timer."""
+    deadline: Deadline | None = None
+    """The running turn's deadline, when the timer runs."""
 
     @property
     def players(self) -> tuple[str, ...]:

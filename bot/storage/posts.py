@@ -13,7 +13,7 @@ from bot.storage.models import MessageRef
 KINDS = frozenset({"lobby", "table", "ping", "hand"})
 
 
-def _check(kind: str, player: str) -> None:
+def check_message(kind: str, player: str) -> None:
     if kind not in KINDS:
         raise ValueError(f"unknown message kind {kind!r}")
     if (kind == "hand") != bool(player):
@@ -28,7 +28,7 @@ async def save_message(
     channel_id: int,
     message_id: int,
 ) -> None:
-    _check(kind, player)
+    check_message(kind, player)
     await conn.execute(
         "INSERT INTO messages (game_id, kind, player, channel_id, message_id)"
         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, player)"
@@ -38,7 +38,7 @@ async def save_message(
 
 
 async def forget_message(conn: aiosqlite.Connection, game_id: int, kind: str, player: str) -> None:
-    _check(kind, player)
+    check_message(kind, player)
     await conn.execute(
         "DELETE FROM messages WHERE game_id = ? AND kind = ? AND player = ?",
         (game_id, kind, player),

@@ -20,6 +20,7 @@ from bot.rummy.views import RoundResult
 from bot.storage import games, hygiene, league, posts
 from bot.storage.hygiene import ForgetReport
 from bot.storage.models import (
+    Deadline,
     GameRecord,
     GameStatus,
     GameSummary,
@@ -47,6 +48,7 @@ class Repository(Protocol):
         snapshot: str | None,
         at: datetime,
         status: GameStatus = GameStatus.ACTIVE,
+        turn_timer: int = 0,
     ) -> GameRecord: ...
     async def update_lobby(
         self, game_id: int, host_id: int | None, seats: Sequence[Seat]
@@ -81,6 +83,10 @@ class Repository(Protocol):
         self, game_id: int, kind: str, player: str, channel_id: int, message_id: int
     ) -> None: ...
     async def forget_message(self, game_id: int, kind: str, player: str) -> None: ...
+    async def set_deadline(self, game_id: int, deadline: Deadline | None) -> None: ...
+    async def set_stand_in(
+        self, game_id: int, player_id: str, missed: int, stand_in: str | None
+    ) -> None: ...
     async def game_messages(self, game_ids: Collection[int]) -> dict[int, list[MessageRef]]: ...
     async def forget_user(self, user_id: int, at: datetime) -> ForgetReport: ...
     async def forget_guild(self, guild_id: int) -> int: ...
@@ -114,6 +120,7 @@ class SqliteRepository:
         snapshot: str | None,
         at: datetime,
         status: GameStatus = GameStatus.ACTIVE,
+        turn_timer: int = 0,
     ) -> GameRecord:
         return await games.create_game(
             self._conn,
@@ -126,6 +133,7 @@ class SqliteRepository:
             snapshot=snapshot,
             at=at,
             status=status,
+            turn_timer=turn_timer,
         )
 
     async def update_lobby(self, game_id: int, host_id: int | None, seats: Sequence[Seat]) -> None:
@@ -188,6 +196,14 @@ class SqliteRepository:
 
     async def forget_message(self, game_id: int, kind: str, player: str) -> None:
         await posts.forget_message(self._conn, game_id, kind, player)
+
+    async def set_deadline(self, game_id: int, deadline: Deadline | None) -> None:
+        await games.set_deadline(self._conn, game_id, deadline)
+
+    async def set_stand_in(
+        self, game_id: int, player_id: str, missed: int, stand_in: str | None
+    ) -> None:
+        await games.set_stand_in(self._conn, game_id, player_id, missed, stand_in)
 
     async def game_messages(self, game_ids: Collection[int]) -> dict[int, list[MessageRef]]:
         return await posts.game_messages(self._conn, game_ids)

@@ -1,11 +1,1 @@
-"""End-to-end tests through the fake Discord.
-
-discord.py imports the deprecated ``audioop`` module; load it once here with that warning
-silenced, so ``-W error`` still catches every warning of our own code.
-"""
-
-import warnings
-
-with warnings.catch_warnings():
-    warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
-    import discord  # noqa: F401
+"""End-to-end tests through the fake Discord."""

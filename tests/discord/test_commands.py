@@ -62,6 +62,7 @@ async def test_replies_follow_the_person_and_the_table_follows_the_server(
     assert {b["label"] for b in lobby.message.buttons()} == {  # type: ignore[union-attr]
         "Rejoindre",
         "Quitter",
+        "Ajouter un joueur ordinateur",
         "Commencer",
         "Annuler",
     }

@@ -49,7 +49,13 @@ async def open_and_start(table: Table, **options: object) -> None:
     assert lobby is not None
     assert not answer.ephemeral
     assert "ann" in lobby.content
-    assert {b["label"] for b in lobby.buttons()} == {"Join", "Leave", "Start", "Cancel"}
+    assert {b["label"] for b in lobby.buttons()} == {
+        "Join",
+        "Leave",
+        "Add computer player",
+        "Start",
+        "Cancel",
+    }
     joined = await table.text(bob, "rummy join")
     assert "seat" in joined
     await eventually(lambda: "bob" in lobby.content)

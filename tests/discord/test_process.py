@@ -43,6 +43,12 @@ def running_bot(
         process.wait(10)
 
 
+def tables(fake: FakeDiscord, channel: Channel) -> list[Message]:
+    return [
+        m for m in fake.messages(channel) if any(a.filename == "table.png" for a in m.attachments)
+    ]
+
+
 def offers(message: Message, prefix: str) -> Callable[[], bool]:
     return lambda: any(c.startswith(prefix) for c in message.custom_ids())
 
@@ -104,6 +110,9 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
         await eventually(
             lambda: any(c.startswith("rummy:pick:discard:") for c in dm.custom_ids()), 20
         )
+        await eventually(lambda: bool(tables(fake, channel)), 20)
+        table = tables(fake, channel)[-1]
+        await asyncio.sleep(0.5)  # the message ids reach the database
         first.send_signal(signal.SIGKILL)
         first.wait(10)
     identified = fake.identify_count
@@ -118,6 +127,9 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
         await pick.response(10)
         await eventually(lambda: dm.edits > edits, 20)
         assert "discard" not in " ".join(dm.custom_ids())
+        # The table message from before the kill is the one edited; none is posted anew.
+        await eventually(lambda: "discarded" in table.content, 20)
+        assert tables(fake, channel) == [table]
         other = users[1] if user is users[0] else users[0]
         await eventually(lambda: with_button(fake, [other], "rummy:do:draw:") is not None, 20)
     assert "Traceback" not in log.read_text(errors="replace")

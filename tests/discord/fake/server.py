@@ -677,10 +677,23 @@ class FakeDiscord:
         raises PermissionError, since Discord would not offer it.
         """
         given = {**values, **(options or {})}
+        data = self._command_data(user, channel, command, given, check_permissions, None)
+        return await self._dispatch_interaction(2, user, channel, data, locale=locale)
+
+    def _command_data(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        given: Mapping[str, Any],
+        check_permissions: bool,
+        focused: str | None,
+    ) -> JSON:
+        """The `data` of a command or autocomplete interaction, checked as a client would."""
         cmd, path_opts, defs = self._resolve_command(channel, command)
         self._check_command_access(cmd, user, channel, check_permissions)
         resolved: JSON = {}
-        built = self._build_options(defs, given, resolved, channel, focused=None)
+        built = self._build_options(defs, given, resolved, channel, focused=focused)
         data: JSON = {
             "id": cmd["id"],
             "name": cmd["name"],
@@ -691,7 +704,7 @@ class FakeDiscord:
             data["guild_id"] = cmd["guild_id"]
         if resolved:
             data["resolved"] = resolved
-        return await self._dispatch_interaction(2, user, channel, data, locale=locale)
+        return data
 
     async def autocomplete(
         self,
@@ -733,20 +746,7 @@ class FakeDiscord:
     ) -> Interaction:
         """Like `autocomplete` but returns the `Interaction` (for latency or rejections)."""
         given = {**values, **(options or {})}
-        cmd, path_opts, defs = self._resolve_command(channel, command)
-        self._check_command_access(cmd, user, channel, False)
-        resolved: JSON = {}
-        built = self._build_options(defs, given, resolved, channel, focused=focused)
-        data: JSON = {
-            "id": cmd["id"],
-            "name": cmd["name"],
-            "type": 1,
-            "options": _nest(path_opts, built),
-        }
-        if cmd.get("guild_id"):
-            data["guild_id"] = cmd["guild_id"]
-        if resolved:
-            data["resolved"] = resolved
+        data = self._command_data(user, channel, command, given, False, focused)
         return await self._dispatch_interaction(4, user, channel, data, locale=locale)
 
     async def click(

@@ -1,0 +1,133 @@
+"""Computer players through Discord: seated with /rummy addbot or the lobby button, they
+play their turns by themselves and are announced like anyone; /hint helps the person."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from bot.sessions import Brains, Session, SessionManager, SessionStatus
+from tests.discord.conftest import BotFactory
+from tests.discord.fake import FakeDiscord, User
+from tests.discord.helpers import Table, cog_problems, dm_shows, eventually, start_bot
+
+__all__ = ["cog_problems"]
+
+
+def _active(session: Session) -> bool:
+    return session.status is SessionStatus.ACTIVE
+
+
+async def _my_turn(table: Table, user: User) -> None:
+    """One turn by slash commands: the stock, every meld autocomplete offers, a discard."""
+    fake, channel, session = table.fake, table.channel, table.session()
+    me = str(user.id)
+    await eventually(dm_shows(table, user, session.view(me).hand))
+    if not session.view(None).stock_size:
+        assert "ended the round" in await table.text(user, "endround")
+        return
+    assert "drew" in await table.text(user, "draw", source="stock")
+    for _ in range(10):
+        if session.status is not SessionStatus.ACTIVE or session.view(None).current != me:
+            return
+        choices = await fake.autocomplete(user, channel, "meld", focused="cards", cards="")
+        if not choices:
+            break
+        assert "melded" in await table.text(user, "meld", cards=choices[0]["value"])
+    if session.status is not SessionStatus.ACTIVE or session.view(None).current != me:
+        return
+    choices = await fake.autocomplete(user, channel, "discard", focused="card", card="")
+    assert choices
+    assert "discarded" in await table.text(user, "discard", card=choices[0]["value"])
+
+
+async def test_one_person_and_three_computers_play_a_game_to_the_end(
+    fake: FakeDiscord,
+    bot_factory: BotFactory,
+    tmp_path: Path,
+    cog_problems: list[logging.LogRecord],
+) -> None:
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    ann, bob = fake.add_user("ann"), fake.add_user("bob")
+    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3", brains=Brains(delay=0))
+    try:
+        bot = await start_bot(fake, bot_factory, sessions, guild)
+        table = Table(fake, bot, sessions, guild, channel, [ann])
+        opened = await table.answer(ann, "rummy new", variant="classic", target=1)
+        lobby = opened.message
+        assert lobby is not None
+        refused = await table.text(bob, "rummy addbot", level="easy")
+        assert "host" in refused
+        assert "took a seat" in await table.text(ann, "rummy addbot", level="easy")
+        assert "took a seat" in await table.text(ann, "rummy addbot", level="normal")
+        click = await fake.click(ann, lobby, lobby.button("Add computer player")["custom_id"])
+        await click.response(10)
+        await eventually(lambda: "Computer 3" in lobby.content)
+        assert [s.level for s in table.session().seats] == [None, "easy", "normal", "normal"]
+        assert "dealt" in await table.text(ann, "rummy start")
+        session = table.session()
+        me = str(ann.id)
+        hinted = False
+        while session.status is SessionStatus.ACTIVE:
+            await eventually(
+                lambda: (
+                    session.status is not SessionStatus.ACTIVE or session.view(None).current == me
+                ),
+                30,
+            )
+            if not _active(session):
+                break
+            if not hinted:
+                hint = await table.answer(ann, "hint")
+                assert hint.ephemeral
+                assert "Suggested move: " in hint.content
+                assert "Suggested discard:" in hint.content
+                hinted = True
+            await _my_turn(table, ann)
+        assert session.status is SessionStatus.FINISHED
+        assert hinted
+        # The computers' moves were announced on the table like anyone's.
+        await eventually(lambda: "Computer" in getattr(table.table_message(), "content", ""))
+        await eventually(
+            lambda: any(
+                "scores.png" in [a.filename for a in m.attachments] for m in fake.messages(channel)
+            ),
+        )
+        history = await table.text(ann, "league history")
+        assert "Computer 1" in history
+        card = await sessions.league.player_card(guild.id, ann.id)
+        assert card is not None
+        assert card.games == 1
+        assert card.rated_games == 0
+        await bot.close()
+    finally:
+        await sessions.close()
+
+
+async def test_a_hint_is_only_for_your_turn(
+    fake: FakeDiscord,
+    bot_factory: BotFactory,
+    tmp_path: Path,
+    cog_problems: list[logging.LogRecord],
+) -> None:
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    ann = fake.add_user("ann")
+    brains = Brains(delay=3600)  # the computer never gets to move here
+    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3", brains=brains)
+    try:
+        bot = await start_bot(fake, bot_factory, sessions, guild)
+        table = Table(fake, bot, sessions, guild, channel, [ann])
+        await table.answer(ann, "rummy new", variant="classic")
+        await table.text(ann, "rummy addbot")
+        await table.text(ann, "rummy start")
+        session = table.session()
+        if session.view(None).current == str(ann.id):
+            await _my_turn(table, ann)
+        assert session.view(None).current == "cpu-1"
+        said = await table.text(ann, "hint")
+        assert "your turn" in said
+        await bot.close()
+    finally:
+        await sessions.close()

@@ -1,0 +1,145 @@
+"""Turn timers: a reminder at half time, a safe move when the time is up, the seat handed to
+a computer player after three missed turns in a row and taken back with join; deadlines are
+stored, so one that passed while the bot was down fires at start-up."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.rummy import preset
+from bot.rummy.computer import safe_action
+from bot.sessions import (
+    Brains,
+    Committed,
+    EventKind,
+    Seat,
+    SeatHeld,
+    Session,
+    SessionManager,
+    SessionStatus,
+)
+from tests.storage.conftest import ANN, BOB, CHANNEL, GUILD
+
+
+async def _until(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.005)
+
+
+async def _open(manager: SessionManager, *, computer: bool) -> Session:
+    session = await manager.create_lobby(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANN,
+        host_name="Ann",
+        ruleset=preset("classic"),
+        seed=3,
+        turn_timer=1,
+    )
+    if computer:
+        await session.add_computer(ANN, "easy", moderator=False)
+    else:
+        await session.join(BOB, "Bob")
+    await session.start(ANN, moderator=False)
+    return session
+
+
+async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_is_back(
+    db_path: Path,
+) -> None:
+    manager = await SessionManager.open(db_path, brains=Brains(delay=0))
+    manager.timing.minute = 0.3
+    events: list[Committed] = []
+
+    async def record(event: Committed) -> None:
+        events.append(event)
+
+    manager.add_listener(record)
+    me = str(ANN)
+    try:
+        session = await _open(manager, computer=True)
+        assert session.turn_timer == 1
+
+        def seat() -> Seat:
+            return next(s for s in session.seats if s.player_id == me)
+
+        await _until(lambda: seat().stand_in is not None)
+        assert seat().stand_in == "normal"
+        mine = [e for e in events if e.actor == me]
+        reminders = [e for e in mine if e.kind is EventKind.REMINDER]
+        timed = [e for e in mine if e.kind is EventKind.ACTION and e.timed]
+        assert len(reminders) == 3
+        assert len(timed) >= 6  # a draw and a discard each time
+        assert not any(e.kind is EventKind.ACTION and not e.timed for e in mine)
+        assert [e.kind for e in mine][-1] is EventKind.SEAT
+        # The computer plays the seat now; the person may not act for it meanwhile.
+        seq = session.seq
+        await _until(lambda: session.seq >= seq + 4)
+        assert session.deadline is None or session.view(None).current != me
+        if session.view(None).current == me:
+            legal = session.legal_actions(me)
+            try:
+                await session.apply(me, legal[0])
+                raise AssertionError("a person acted for the computer holding their seat")
+            except SeatHeld:
+                pass
+        back = await session.join(ANN, "Ann")
+        assert back.kind is EventKind.SEAT
+        assert seat().stand_in is None
+        assert seat().missed == 0
+        # Their own turns are theirs again, with a timer.
+        await _until(lambda: session.view(None).current == me)
+        assert session.deadline is not None
+        legal = session.legal_actions(me)
+        await session.apply(me, safe_action(session.view(me), legal))
+        assert seat().stand_in is None
+    finally:
+        await manager.close()
+    again = await SessionManager.open(db_path)
+    try:
+        await again.load_active()
+        loaded = again.get(CHANNEL)
+        assert loaded is not None
+        stored = next(s for s in loaded.seats if s.player_id == me)
+        assert (stored.missed, stored.stand_in) == (0, None)
+    finally:
+        await again.close()
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start_up(
+    db_path: Path,
+) -> None:
+    manager = await SessionManager.open(db_path, brains=Brains(delay=0))
+    manager.timing.minute = 0.4
+    try:
+        session = await _open(manager, computer=False)
+        absent = session.view(None).current
+        seq = session.seq
+        deadline = session.deadline
+        assert deadline is not None
+    finally:
+        await manager.close()
+    await asyncio.sleep(0.5)  # the deadline passes while nothing runs
+    again = await SessionManager.open(db_path)  # timers of real minutes from now on
+    try:
+        assert await again.load_active() == 1
+        loaded = again.get(CHANNEL)
+        assert loaded is not None
+
+        def seat() -> Seat:
+            return next(s for s in loaded.seats if s.player_id == absent)
+
+        await _until(lambda: seat().missed == 1)
+        assert loaded.seq >= seq + 2
+        assert loaded.status is SessionStatus.ACTIVE
+        assert loaded.view(None).current != absent
+        # The next player's timer runs in real minutes.
+        assert loaded.deadline is not None
+        assert loaded.deadline > deadline
+    finally:
+        await again.close()
