@@ -1,8 +1,8 @@
 """A computer player that picks at random among the legal actions.
 
 It exists to exercise the engine (property tests, benchmarks) and as the floor the
-computer players of :mod:`bot.rummy.computer` are measured against. It prefers melding and laying off to
-discarding, so rounds end by someone going out often enough to test scoring.
+computer players of :mod:`bot.rummy.computer` are measured against. It prefers melding and
+laying off to discarding, so rounds end by someone going out often enough to test scoring.
 """
 
 from __future__ import annotations
