@@ -101,35 +101,29 @@ def _safe(
 
 
 def meld_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    found = _legal(interaction)
-    if found is None:
-        return []
-    session, _, legal = found
-    out: list[app_commands.Choice[str]] = []
-    for action in legal:
-        if not isinstance(action, Meld):
-            continue
-        label = present.action_label(action, session.view(None))
-        if not _matches(action.cards, label, current):
-            continue
-        choice = _choice(label, _play_value(action))
-        if choice is not None and choice not in out:
-            out.append(choice)
-    return out
+    """/meld ``cards``: the new melds the hand allows that contain what was typed."""
+    return _play_choices(interaction, current, Meld, None)
 
 
 def layoff_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """/layoff ``cards``: the lay-offs the hand allows, on the chosen meld when one is."""
+    wanted = getattr(interaction.namespace, "meld", None)
+    return _play_choices(interaction, current, LayOff, wanted if isinstance(wanted, int) else None)
+
+
+def _play_choices(
+    interaction: Interaction, current: str, kind: type[Meld | LayOff], meld_id: int | None
+) -> list[app_commands.Choice[str]]:
     found = _legal(interaction)
     if found is None:
         return []
     session, _, legal = found
     view = session.view(None)
-    wanted = getattr(interaction.namespace, "meld", None)
     out: list[app_commands.Choice[str]] = []
     for action in legal:
-        if not isinstance(action, LayOff):
+        if not isinstance(action, kind):
             continue
-        if isinstance(wanted, int) and wanted != action.meld_id:
+        if meld_id is not None and isinstance(action, LayOff) and action.meld_id != meld_id:
             continue
         label = present.action_label(action, view)
         if not _matches(action.cards, label, current):
