@@ -89,7 +89,9 @@ async def refuse(
     try:
         await send(interaction, text, ephemeral=True)
     except discord.HTTPException:
-        log.warning("could not tell %s why their request was refused", interaction.user.id)
+        log.warning(
+            "could not tell a person why their request was refused (interaction %s)", interaction.id
+        )
 
 
 async def guarded(
