@@ -34,6 +34,7 @@ from bot.rummy.legal import (
     dead_end,
     layoff_refusal,
     play_options,
+    swap_dead_end,
 )
 from bot.rummy.melds import (
     PlacedCard,
@@ -353,10 +354,14 @@ class Game:
 
         def check(cards: tuple[Card, ...]) -> SwapJoker:
             (card,) = cards
-            if swap_position(meld, card) is None:
+            position = swap_position(meld, card)
+            if position is None:
                 raise _RefusedForAnyCopy(
                     f"{card.face_text} is not the card a joker in meld #{meld.id} stands for."
                 )
+            refusal = swap_dead_end(self._context(), meld.cards[position].card)
+            if refusal:
+                raise IllegalAction(refusal)
             return SwapJoker(meld.id, card)
 
         return self._first_fit((action.card,), check)

@@ -59,10 +59,23 @@ def dead_end(ctx: TurnContext, used: Collection[Card]) -> str | None:
         return None
     taken = ctx.no_discard
     if left == 1 and taken is not None and taken in ctx.hand and taken not in used:
-        return (
-            f"That would leave you holding only {taken}, which you took from the"
-            " discard pile and may not discard this turn."
-        )
+        return _holding_only(taken)
+    return None
+
+
+def _holding_only(taken: Card) -> str:
+    return (
+        f"That would leave you holding only {taken}, which you took from the"
+        " discard pile and may not discard this turn."
+    )
+
+
+def swap_dead_end(ctx: TurnContext, joker: Card) -> str | None:
+    """Why swapping the only card in hand for ``joker`` would leave the player stuck: the
+    joker coming back may be the very card just taken from the discard pile (taken, melded,
+    then swapped out again), which may not be discarded this turn."""
+    if len(ctx.hand) == 1 and joker == ctx.no_discard:
+        return _holding_only(joker)
     return None
 
 
@@ -331,7 +344,8 @@ def swap_options(ctx: TurnContext) -> list[SwapJoker]:
         if not any(p.card.is_joker for p in meld.cards):
             continue
         for card in reps.values():
-            if swap_position(meld, card) is not None:
+            position = swap_position(meld, card)
+            if position is not None and not swap_dead_end(ctx, meld.cards[position].card):
                 found.append(SwapJoker(meld.id, as_typed(card)))
     return found
 

@@ -595,6 +595,37 @@ def test_a_set_joker_is_not_replaced_by_another_rank() -> None:
     refused(game, SwapJoker(2, card("7h")))
 
 
+def test_swapping_back_the_joker_just_taken_as_the_only_card_is_refused() -> None:
+    # ann takes the joker from the pile and melds K♥ K♠ JK, keeping only K♦. Swapping K♦
+    # for that joker would leave her holding only the card she took, which she may not
+    # discard: refused, and not offered. She can still end her turn by discarding K♦.
+    rules = preset("parlett", must_discard_to_go_out=True)
+    game = new_game(rules, ["Kh Ks Kd 3c 4c 5c 6c 7h 8h 9h", ""], upcard="JK", stock="2c")
+    game.apply(TakeDiscard())
+    game.apply(Meld(cards("3c 4c 5c 6c")))
+    game.apply(Meld(cards("7h 8h 9h")))
+    game.apply(Meld((card("Kh"), card("Ks"), Card.joker(0))))
+    assert game.state.hands[0] == [card("Kd")]
+    message = refused(game, SwapJoker(3, card("Kd")))
+    assert "holding only JK" in message
+    assert not any(isinstance(a, SwapJoker) for a in game.legal_actions())
+    game.apply(Discard(card("Kd")))
+    assert game.current_player == "bob"
+
+
+def test_swapping_back_the_joker_just_taken_is_allowed_with_another_card_left() -> None:
+    rules = preset("parlett", must_discard_to_go_out=True)
+    game = new_game(rules, ["Kh Ks Kd 9c 3c 4c 5c 6c 7h 8h", ""], upcard="JK", stock="2c")
+    game.apply(TakeDiscard())
+    game.apply(Meld(cards("3c 4c 5c 6c")))
+    game.apply(Meld((card("Kh"), card("Ks"), Card.joker(0))))
+    assert game.state.hands[0] == cards("Kd 9c 7h 8h")
+    assert SwapJoker(2, card("Kd")) in game.legal_actions()
+    game.apply(SwapJoker(2, card("Kd")))
+    refused(game, Discard(Card.joker(0)))
+    game.apply(Discard(card("9c")))
+
+
 def test_swap_from_a_meld_without_a_joker_or_no_meld_is_refused() -> None:
     game = swap_game()
     game.apply(SwapJoker(1, card("7h")))
