@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -102,7 +102,7 @@ def remember(interaction: Interaction) -> None:
 def lobby_message(board: Board, event: s.Committed, loc: str) -> tuple[str, discord.ui.View | None]:
     """The lobby message for ``event``: open (with buttons), started or cancelled."""
     ruleset = event.ruleset
-    players = [seat.display_name for seat in sorted(event.seats, key=lambda x: x.seat)]
+    players = seat_names(event.seats, loc)
     host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
     if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
         text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
@@ -115,8 +115,21 @@ def lobby_message(board: Board, event: s.Committed, loc: str) -> tuple[str, disc
     ), None
 
 
+def seat_names(seats: Sequence[s.Seat], loc: str) -> list[str]:
+    """The lobby's list of who sits, in seat order; a computer player with its level, so
+    people know what they are up against before they start."""
+    names = []
+    for seat in sorted(seats, key=lambda x: x.seat):
+        if seat.kind is s.SeatKind.COMPUTER:
+            level = t(f"level.{seat.level or 'normal'}", loc)
+            names.append(t("lobby.computer_seat", loc, name=seat.display_name, level=level))
+        else:
+            names.append(seat.display_name)
+    return names
+
+
 def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
-    players = [seat.display_name for seat in sorted(session.seats, key=lambda x: x.seat)]
+    players = seat_names(session.seats, loc)
     host = next((x.display_name for x in session.seats if x.user_id == session.host_id), None)
     return present.lobby_text(
         session.ruleset, players, host, loc, state=state, timer=session.turn_timer

@@ -352,6 +352,12 @@ def normal_action(
     return planner.play(legal)
 
 
+def ranked_discards(player: NormalPlayer, view: GameView, legal: Sequence[Action]) -> list[Discard]:
+    """The legal discards, best first, as *normal* ranks them: the worth of the hand left,
+    less the risk of feeding the next player."""
+    return _Planner(view, player, False).ranked_discards(_discards(legal))
+
+
 class _Planner:
     def __init__(self, view: GameView, player: NormalPlayer, fast: bool) -> None:
         self.view = view
@@ -813,8 +819,7 @@ class HardPlayer:
             deep = [a for a in legal if isinstance(a, TakeDiscard) and a.depth > 1]
             options = [*draws, *deep[: self.candidates]]
         elif view.must_use is None and _discards(legal):
-            planner = _Planner(view, self.normal, False)
-            options = list(planner.ranked_discards(_discards(legal))[: self.candidates])
+            options = list(ranked_discards(self.normal, view, legal)[: self.candidates])
             if _plays(legal):
                 eager = normal_action(replace(self.normal, hold=0), view, legal)
                 if eager not in options:

@@ -4,17 +4,19 @@ shows them (DM text, autocomplete, components)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.app import RummyBot
 from bot.rummy import Card, parse_cards
-from bot.sessions import Committed, Session, SessionManager
+from bot.sessions import Brains, Committed, Session, SessionManager
 from cogs import EXTENSIONS
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
@@ -96,6 +98,66 @@ async def start_bot(
     started: RummyBot = await bot_factory(bot)
     await asyncio.wait_for(started.wait_until_ready(), 10)
     return started
+
+
+@dataclass
+class Bots:
+    """Starts bots on the fake with the test's own database file, and closes the bot, then
+    the database, even when the test failed: a bot started after it on the same file must
+    find everything written."""
+
+    fake: FakeDiscord
+    factory: BotFactory
+    path: Path
+
+    @contextlib.asynccontextmanager
+    async def table(self, *names: str, brains: Brains | None = None) -> AsyncIterator[Table]:
+        """Each name is a new user and a player of the table, in order: the first hosts what
+        ``deal`` opens."""
+        guild = self.fake.add_guild("Cards")
+        channel = guild.add_text_channel("rummy")
+        users = [self.fake.add_user(name) for name in names]
+        async with self._serving(guild, brains) as (bot, sessions):
+            yield Table(self.fake, bot, sessions, guild, channel, users)
+
+    @contextlib.asynccontextmanager
+    async def restart(self, table: Table) -> AsyncIterator[Table]:
+        """The table as a new bot on the same database serves it; the table's game must be
+        there for it to carry on."""
+        async with self._serving(table.guild, restart=True) as (bot, sessions):
+            yield replace(table, bot=bot, sessions=sessions)
+
+    @contextlib.asynccontextmanager
+    async def _serving(
+        self, guild: Guild, brains: Brains | None = None, *, restart: bool = False
+    ) -> AsyncIterator[tuple[RummyBot, SessionManager]]:
+        sessions = await SessionManager.open(self.path, brains=brains)
+        try:
+            if restart:
+                assert await sessions.load_active() == 1
+            bot = await start_bot(self.fake, self.factory, sessions, guild)
+            try:
+                yield bot, sessions
+            finally:
+                await bot.close()
+        finally:
+            await sessions.close()
+
+
+@pytest.fixture
+def bots(fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path) -> Bots:
+    return Bots(fake, bot_factory, tmp_path / "rummy.sqlite3")
+
+
+async def deal(table: Table, **options: Any) -> None:
+    """A classic game with ``options``, all the players seated; returns only once the table
+    is shown, so that a test's next move or restart finds the table message posted."""
+    host, *others = table.players
+    await table.answer(host, "rummy new", variant="classic", **options)
+    for user in others:
+        await table.text(user, "rummy join")
+    await table.text(host, "rummy start")
+    await eventually(lambda: table.table_message() is not None)
 
 
 class _Collect(logging.Handler):

@@ -4,14 +4,12 @@ play their turns by themselves and are announced like anyone; /hint helps the pe
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
-from bot.sessions import Brains, Session, SessionManager, SessionStatus
-from tests.discord.conftest import BotFactory
+from bot.sessions import Brains, Session, SessionStatus
 from tests.discord.fake import FakeDiscord, User
-from tests.discord.helpers import Table, cog_problems, dm_shows, eventually, start_bot
+from tests.discord.helpers import Bots, Table, bots, cog_problems, dm_shows, eventually
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
 def _active(session: Session) -> bool:
@@ -42,18 +40,11 @@ async def _my_turn(table: Table, user: User) -> None:
 
 
 async def test_one_person_and_three_computers_play_a_game_to_the_end(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3", brains=Brains(delay=0))
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        table = Table(fake, bot, sessions, guild, channel, [ann])
+    async with bots.table("ann", brains=Brains(delay=0)) as table:
+        (ann,) = table.players
+        bob = fake.add_user("bob")
         opened = await table.answer(ann, "rummy new", variant="classic", target=1)
         lobby = opened.message
         assert lobby is not None
@@ -63,7 +54,8 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(
         assert "took a seat" in await table.text(ann, "rummy addbot", level="normal")
         click = await fake.click(ann, lobby, lobby.button("Add computer player")["custom_id"])
         await click.response(10)
-        await eventually(lambda: "Computer 3" in lobby.content)
+        await eventually(lambda: "Computer 3 (normal)" in lobby.content)
+        assert "Computer 1 (easy), Computer 2 (normal)" in lobby.content
         assert [s.level for s in table.session().seats] == [None, "easy", "normal", "normal"]
         assert "dealt" in await table.text(ann, "rummy start")
         session = table.session()
@@ -91,34 +83,24 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(
         await eventually(lambda: "Computer" in getattr(table.table_message(), "content", ""))
         await eventually(
             lambda: any(
-                "scores.png" in [a.filename for a in m.attachments] for m in fake.messages(channel)
+                "scores.png" in [a.filename for a in m.attachments]
+                for m in fake.messages(table.channel)
             ),
         )
         history = await table.text(ann, "league history")
         assert "Computer 1" in history
-        card = await sessions.league.player_card(guild.id, ann.id)
+        card = await table.sessions.league.player_card(table.guild.id, ann.id)
         assert card is not None
         assert card.games == 1
         assert card.rated_games == 0
-        await bot.close()
-    finally:
-        await sessions.close()
 
 
 async def test_a_hint_is_only_for_your_turn(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann = fake.add_user("ann")
     brains = Brains(delay=3600)  # the computer never gets to move here
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3", brains=brains)
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        table = Table(fake, bot, sessions, guild, channel, [ann])
+    async with bots.table("ann", brains=brains) as table:
+        (ann,) = table.players
         await table.answer(ann, "rummy new", variant="classic")
         await table.text(ann, "rummy addbot")
         await table.text(ann, "rummy start")
@@ -128,6 +110,3 @@ async def test_a_hint_is_only_for_your_turn(
         assert session.view(None).current == "cpu-1"
         said = await table.text(ann, "hint")
         assert "your turn" in said
-        await bot.close()
-    finally:
-        await sessions.close()

@@ -2,47 +2,39 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from pathlib import Path
+from collections.abc import AsyncIterator
 
-from bot.sessions import SessionManager, SessionStatus
-from tests.discord.conftest import BotFactory
+from bot.sessions import SessionStatus
 from tests.discord.fake import FakeDiscord
 from tests.discord.helpers import (
+    Bots,
     Table,
+    bots,
     cog_problems,
+    deal,
     dm_has,
     eventually,
     play_to_end,
-    start_bot,
 )
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
-async def _open(fake: FakeDiscord, bot_factory: BotFactory, path: Path) -> Table:
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    sessions = await SessionManager.open(path)
-    bot = await start_bot(fake, bot_factory, sessions, guild)
-    table = Table(fake, bot, sessions, guild, channel, [ann, bob])
-    sessions.add_listener(table.record)
-    await table.answer(ann, "rummy new", variant="classic", target=1)
-    await table.text(bob, "rummy join")
-    await table.text(ann, "rummy start")
-    await eventually(lambda: table.table_message() is not None)
-    return table
+@contextlib.asynccontextmanager
+async def _dealt(bots: Bots) -> AsyncIterator[Table]:
+    """Ann and bob, dealt a game to 1 point: its first round ends it, so it is quick to play."""
+    async with bots.table("ann", "bob") as table:
+        table.sessions.add_listener(table.record)
+        await deal(table, target=1)
+        yield table
 
 
 async def test_the_league_shows_a_finished_game(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    table = await _open(fake, bot_factory, tmp_path / "rummy.sqlite3")
-    try:
+    async with _dealt(bots) as table:
         ann, bob = table.players
         await play_to_end(table)
         assert table.session is not None
@@ -64,36 +56,23 @@ async def test_the_league_shows_a_finished_game(
         assert "Season 2 has begun" in await table.text(owner, "league newseason")
         empty = await table.text(ann, "league table")
         assert "No league games" in empty
-    finally:
-        await table.bot.close()
-        await table.sessions.close()
 
 
 async def test_a_game_carries_on_after_a_restart_with_the_same_buttons(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    path = tmp_path / "rummy.sqlite3"
-    table = await _open(fake, bot_factory, path)
-    ann, bob = table.players
-    session = table.session()
-    view = session.view(None)
-    current = ann if view.current == str(ann.id) else bob
-    await eventually(dm_has(table, current, "rummy:do:draw:", f":{view.turn}"))
-    dm = table.hand_dm(current)
-    assert dm is not None
-    draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
-    await table.bot.close()
-    await table.sessions.close()
+    async with _dealt(bots) as table:
+        ann, bob = table.players
+        session = table.session()
+        view = session.view(None)
+        current = ann if view.current == str(ann.id) else bob
+        await eventually(dm_has(table, current, "rummy:do:draw:", f":{view.turn}"))
+        dm = table.hand_dm(current)
+        assert dm is not None
+        draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
 
-    sessions = await SessionManager.open(path)
-    try:
-        assert await sessions.load_active() == 1
-        bot = await start_bot(fake, bot_factory, sessions, table.guild)
-        again = sessions.get(table.channel.id)
-        assert again is not None
+    async with bots.restart(table) as table:
+        again = table.session()
         assert again.status is SessionStatus.ACTIVE
         before = again.seq
         click = await fake.click(current, dm, draw)
@@ -104,6 +83,3 @@ async def test_a_game_carries_on_after_a_restart_with_the_same_buttons(
         await eventually(
             lambda: "drew from the stock" in getattr(table.table_message(), "content", "")
         )
-        await bot.close()
-    finally:
-        await sessions.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.discord.fake import Channel, FakeDiscord, Message, User
+from tests.discord.fake import Channel, FakeDiscord, Guild, Message, User
 from tests.discord.helpers import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,10 +80,7 @@ async def answered(
     return ix.messages[-1].content
 
 
-@pytest.mark.fake(rate_limits=True)
-async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
-    fake: FakeDiscord, tmp_path: Path
-) -> None:
+def bot_env(fake: FakeDiscord, tmp_path: Path) -> tuple[Guild, Channel, list[User], dict[str, str]]:
     guild = fake.add_guild("Cards")
     channel = guild.add_text_channel("rummy")
     users = [fake.add_user("ann"), fake.add_user("bob")]
@@ -92,15 +89,27 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
         "DEV_GUILD_ID": str(guild.id),
         "LOG_LEVEL": "WARNING",
     }
+    return guild, channel, users, env
+
+
+async def start_game(fake: FakeDiscord, guild: Guild, channel: Channel, users: list[User]) -> None:
+    """Waits for the process's commands first: like Discord's client, the fake only runs
+    registered ones."""
+    await fake.wait_ready(30)
+    await eventually(lambda: bool(fake.commands(guild)), 30)
+    assert "Rummy table" in await answered(fake, users[0], channel, "rummy new", variant="classic")
+    assert "seat" in await answered(fake, users[1], channel, "rummy join")
+    assert "dealt" in await answered(fake, users[0], channel, "rummy start")
+
+
+@pytest.mark.fake(rate_limits=True)
+async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    guild, channel, users, env = bot_env(fake, tmp_path)
     log = tmp_path / "bot.log"
     with running_bot(fake, env, log) as first:
-        await fake.wait_ready(30)
-        await eventually(lambda: bool(fake.commands(guild)), 30)
-        assert "Rummy table" in await answered(
-            fake, users[0], channel, "rummy new", variant="classic"
-        )
-        assert "seat" in await answered(fake, users[1], channel, "rummy join")
-        assert "dealt" in await answered(fake, users[0], channel, "rummy start")
+        await start_game(fake, guild, channel, users)
         await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)
         found = with_button(fake, users, "rummy:do:draw:")
         assert found is not None
@@ -139,20 +148,9 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
 async def test_an_ordinary_turn_by_buttons_costs_at_most_three_rate_limited_calls(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    users = [fake.add_user("ann"), fake.add_user("bob")]
-    env = {
-        "DATABASE_PATH": str(tmp_path / "rummy.sqlite3"),
-        "DEV_GUILD_ID": str(guild.id),
-        "LOG_LEVEL": "WARNING",
-    }
+    guild, channel, users, env = bot_env(fake, tmp_path)
     with running_bot(fake, env, tmp_path / "bot.log"):
-        await fake.wait_ready(30)
-        await eventually(lambda: bool(fake.commands(guild)), 30)
-        await answered(fake, users[0], channel, "rummy new", variant="classic")
-        await answered(fake, users[1], channel, "rummy join")
-        await answered(fake, users[0], channel, "rummy start")
+        await start_game(fake, guild, channel, users)
         costs: list[int] = []
         for _ in range(4):
             await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)

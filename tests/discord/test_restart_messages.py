@@ -4,21 +4,20 @@ instead of posting new ones: their ids are stored with the game."""
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
-from bot.sessions import SessionManager
-from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord, Message, User
 from tests.discord.helpers import (
+    Bots,
     Table,
+    bots,
     cog_problems,
+    deal,
     dm_exists,
     eventually,
     hand_of,
-    start_bot,
 )
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
 def _tables(table: Table) -> list[Message]:
@@ -35,47 +34,30 @@ def _hand_size(table: Table, user: User) -> int:
 
 
 async def test_after_a_restart_the_same_table_and_hand_messages_are_edited(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    path = tmp_path / "rummy.sqlite3"
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    sessions = await SessionManager.open(path)
-    bot = await start_bot(fake, bot_factory, sessions, guild)
-    table = Table(fake, bot, sessions, guild, channel, [ann, bob])
-    await table.answer(ann, "rummy new", variant="classic")
-    await table.text(bob, "rummy join")
-    await table.text(ann, "rummy start")
-    await eventually(lambda: table.table_message() is not None)
-    await eventually(dm_exists(table, ann))
-    await eventually(dm_exists(table, bob))
-    view = table.session().view(None)
-    mover, other = (ann, bob) if view.current == str(ann.id) else (bob, ann)
-    dealt = len(table.session().view(view.current).hand)
-    await eventually(lambda: _hand_size(table, mover) == dealt)
-    assert "drew" in await table.text(mover, "draw", source="stock")
-    await eventually(lambda: _hand_size(table, mover) == dealt + 1)
-    await eventually(lambda: "drew" in getattr(table.table_message(), "content", ""))
-    before_table = table.table_message()
-    mover_dm, other_dm = table.hand_dm(mover), table.hand_dm(other)
-    assert before_table is not None
-    assert mover_dm is not None
-    assert other_dm is not None
-    tables, table_edits = len(_tables(table)), before_table.edits
-    mover_dms, mover_edits = len(fake.dms(mover)), mover_dm.edits
-    await bot.close()
-    await sessions.close()
+    async with bots.table("ann", "bob") as table:
+        ann, bob = table.players
+        await deal(table)
+        await eventually(dm_exists(table, ann))
+        await eventually(dm_exists(table, bob))
+        view = table.session().view(None)
+        mover, other = (ann, bob) if view.current == str(ann.id) else (bob, ann)
+        dealt = len(table.session().view(view.current).hand)
+        await eventually(lambda: _hand_size(table, mover) == dealt)
+        assert "drew" in await table.text(mover, "draw", source="stock")
+        await eventually(lambda: _hand_size(table, mover) == dealt + 1)
+        await eventually(lambda: "drew" in getattr(table.table_message(), "content", ""))
+        before_table = table.table_message()
+        mover_dm, other_dm = table.hand_dm(mover), table.hand_dm(other)
+        assert before_table is not None
+        assert mover_dm is not None
+        assert other_dm is not None
+        tables, table_edits = len(_tables(table)), before_table.edits
+        mover_dms, mover_edits = len(fake.dms(mover)), mover_dm.edits
 
-    sessions = await SessionManager.open(path)
-    try:
-        assert await sessions.load_active() == 1
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        table = Table(fake, bot, sessions, guild, channel, [ann, bob])
-        choices = await fake.autocomplete(mover, channel, "discard", focused="card", card="")
+    async with bots.restart(table) as table:
+        choices = await fake.autocomplete(mover, table.channel, "discard", focused="card", card="")
         assert "discarded" in await table.text(mover, "discard", card=choices[0]["value"])
         await eventually(lambda: "discarded" in before_table.content)
         # The same table message was edited; no new one was posted.
@@ -89,24 +71,14 @@ async def test_after_a_restart_the_same_table_and_hand_messages_are_edited(
         assert len(fake.dms(mover)) == mover_dms
         # The next player is told with a fresh DM, and the old one does not stay behind.
         await eventually(lambda: table.hand_dm(other) is not other_dm)
-        assert other_dm.deleted
-        await bot.close()
-    finally:
-        await sessions.close()
+        await eventually(lambda: other_dm.deleted)  # deleted just after the new one is sent
 
 
-async def test_unloading_the_extensions_removes_their_session_listeners(
-    fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path
-) -> None:
-    guild = fake.add_guild("Cards")
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
+async def test_unloading_the_extensions_removes_their_session_listeners(bots: Bots) -> None:
+    async with bots.table() as table:
+        sessions, bot = table.sessions, table.bot
         loaded = list(sessions._listeners)
         assert loaded
         for name in list(bot.extensions):
             await bot.unload_extension(name)
         assert sessions._listeners == []
-        await bot.close()
-    finally:
-        await sessions.close()

@@ -6,30 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from pathlib import Path
 
-from bot.sessions import Brains, SessionManager, SessionStatus
-from tests.discord.conftest import BotFactory
+from bot.sessions import Brains, SessionStatus
 from tests.discord.fake import FakeDiscord
-from tests.discord.helpers import Table, cog_problems, eventually, start_bot
+from tests.discord.helpers import Bots, bots, cog_problems, deal, eventually
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
 async def test_an_absent_player_is_replaced_after_three_turns_and_takes_the_seat_back(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann = fake.add_user("ann")
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3", brains=Brains(delay=0))
-    sessions.timing.minute = 1.0
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        table = Table(fake, bot, sessions, guild, channel, [ann])
+    async with bots.table("ann", brains=Brains(delay=0)) as table:
+        table.sessions.timing.minute = 1.0
+        (ann,) = table.players
+        channel = table.channel
         opened = await table.answer(ann, "rummy new", variant="classic", timer=1)
         assert "Turn timer: 1 min" in opened.content
         await table.text(ann, "rummy addbot", level="easy")
@@ -61,47 +52,23 @@ async def test_an_absent_player_is_replaced_after_three_turns_and_takes_the_seat
         seat = next(x for x in session.seats if x.player_id == me)
         assert seat.stand_in is None
         assert session.status is SessionStatus.ACTIVE
-        await bot.close()
-    finally:
-        await sessions.close()
 
 
 async def test_a_turn_that_ran_out_while_the_bot_was_down_is_played_at_start_up(
-    fake: FakeDiscord,
-    bot_factory: BotFactory,
-    tmp_path: Path,
-    cog_problems: list[logging.LogRecord],
+    bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    path = tmp_path / "rummy.sqlite3"
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    sessions = await SessionManager.open(path)
-    sessions.timing.minute = 1.0
-    bot = await start_bot(fake, bot_factory, sessions, guild)
-    table = Table(fake, bot, sessions, guild, channel, [ann, bob])
-    await table.answer(ann, "rummy new", variant="classic", timer=1)
-    await table.text(bob, "rummy join")
-    await table.text(ann, "rummy start")
-    await eventually(lambda: table.table_message() is not None)
-    shown = table.table_message()
-    assert shown is not None
-    seq = table.session().seq
-    await bot.close()
-    await sessions.close()
+    async with bots.table("ann", "bob") as table:
+        table.sessions.timing.minute = 1.0
+        await deal(table, timer=1)
+        shown = table.table_message()
+        assert shown is not None
+        seq = table.session().seq
     assert seq == 0
     await asyncio.sleep(1.1)  # the turn runs out while the bot is down
 
-    sessions = await SessionManager.open(path)  # real minutes from now on
-    try:
-        assert await sessions.load_active() == 1
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        session = sessions.get(channel.id)
-        assert session is not None
+    async with bots.restart(table) as table:  # real minutes from now on
+        session = table.session()
         await eventually(lambda: session.seq >= 2)
         # Announced on the same table message as before the restart.
         await eventually(lambda: "time ran out" in shown.content)
         assert table.table_message() is shown
-        await bot.close()
-    finally:
-        await sessions.close()

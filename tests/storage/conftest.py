@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -39,6 +40,20 @@ async def manager(db_path: Path) -> AsyncIterator[SessionManager]:
         yield sessions
     finally:
         await sessions.close()
+
+
+@contextlib.asynccontextmanager
+async def reloaded(db_path: Path) -> AsyncIterator[tuple[SessionManager, Session]]:
+    """A new manager on the file, as after a restart, and the game in ``CHANNEL`` that it
+    must load as the only one still going."""
+    again = await SessionManager.open(db_path)
+    try:
+        assert await again.load_active() == 1
+        loaded = again.get(CHANNEL)
+        assert loaded is not None
+        yield again, loaded
+    finally:
+        await again.close()
 
 
 def two_humans() -> list[NewSeat]:

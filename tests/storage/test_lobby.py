@@ -33,6 +33,7 @@ from tests.storage.conftest import (
     GUILD,
     engine_game,
     play,
+    reloaded,
     start_game,
     store_of,
 )
@@ -220,11 +221,7 @@ async def test_a_lobby_survives_a_restart(db_path: Path) -> None:
     seats, game_id = lobby.seats, lobby.game_id
     await manager.close()
 
-    again = await SessionManager.open(db_path)
-    try:
-        assert await again.load_active() == 1
-        loaded = again.get(CHANNEL)
-        assert loaded is not None
+    async with reloaded(db_path) as (_, loaded):
         assert (loaded.game_id, loaded.seats, loaded.host_id) == (game_id, seats, BOB)
         assert loaded.status is SessionStatus.LOBBY
         assert loaded.ruleset == preset("classic")
@@ -233,8 +230,6 @@ async def test_a_lobby_survives_a_restart(db_path: Path) -> None:
         assert engine_game(loaded).players == (str(BOB), "cpu-1", str(CAT))
         assert started.status is SessionStatus.ACTIVE
         await play(loaded, 5, random.Random(1))
-    finally:
-        await again.close()
 
 
 async def test_start_up_loads_only_the_servers_asked_for(db_path: Path) -> None:

@@ -45,6 +45,7 @@ from tests.storage.conftest import (
     GUILD,
     engine_game,
     play,
+    reloaded,
     start_game,
     store_of,
 )
@@ -80,11 +81,7 @@ async def test_a_saved_game_loads_equal_to_the_original(db_path: Path) -> None:
     game_id = session.game_id
     await manager.close()
 
-    again = await SessionManager.open(db_path)
-    try:
-        assert await again.load_active() == 1
-        loaded = again.get(CHANNEL)
-        assert loaded is not None
+    async with reloaded(db_path) as (again, loaded):
         assert loaded is again.by_game(game_id)
         assert engine_game(loaded) == original
         assert loaded.seats == seats
@@ -93,8 +90,6 @@ async def test_a_saved_game_loads_equal_to_the_original(db_path: Path) -> None:
             original.ruleset, original.players, original.seed, await stored_log(again, game_id)
         )
         assert replayed == original
-    finally:
-        await again.close()
 
 
 async def test_a_refused_action_writes_nothing(manager: SessionManager) -> None:
