@@ -1006,6 +1006,26 @@ def make_player(level: Level | str, budget: float = DEFAULT_BUDGET) -> ComputerP
             return HardPlayer(budget=budget)
 
 
+def catch_up(player: ComputerPlayer, game: Game, seat: str) -> None:
+    """Teach ``player``, made in the middle of ``game`` (after a restart, or to stand in
+    for someone absent), what it would have learnt had it held ``seat`` since the round
+    began: the round is replayed from the log and the player shown the same views in the
+    same order as a seated player (each of its own moves as a choice among that move
+    alone, so it remembers its discards too)."""
+    observe_view = getattr(player, "observe", None)
+    if observe_view is None:
+        return  # it learns nothing between moves
+    watched = Game.new(game.ruleset, game.players, seed=game.seed, deck=game.state.deck)
+    rng = random.Random(0)
+    for action in game.log:
+        watching = watched.round_no == game.round_no
+        if watching and watched.current_player == seat:
+            player.choose(watched.view(seat), [action], rng)
+        watched.apply(action)
+        if watching and watched.current_player != seat:
+            observe_view(watched.view(seat))
+
+
 def choose_in_process(
     player: ComputerPlayer | Level | str,
     view: GameView,

@@ -24,7 +24,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
-from bot.rummy.computer import ComputerPlayer, make_player, safe_action
+from bot.rummy.computer import ComputerPlayer, catch_up, make_player, safe_action
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     LobbyError,
@@ -407,7 +407,10 @@ class Session:
             return  # it plays on while computers are to move
         self._thinker = self.start_task(self._play_computers(), name=f"game-{self.game_id}-cpu")
 
-    def _computer(self, player: str) -> ComputerPlayer:
+    async def _computer(self, player: str, game: Game) -> ComputerPlayer:
+        """The computer holding ``player``'s seat; one made now (after a restart, or to
+        stand in for someone absent) first catches up on the round so far, in a thread:
+        replaying a long game takes a while."""
         found = self._computers.get(player)
         if found is None:
             assert self._brains is not None
@@ -416,6 +419,11 @@ class Session:
                 found = make_player(level, self._brains.hard_budget)
             except ValueError:
                 found = make_player("normal")
+            try:
+                await asyncio.to_thread(catch_up, found, game, player)
+            except Exception:
+                # It plays on knowing only what it sees from now on.
+                log.exception("game %s: computer %s could not catch up", self.game_id, player)
             self._computers[player] = found
         return found
 
@@ -434,7 +442,8 @@ class Session:
                 return
             seed = (self._record.seed ^ (len(game.log) * 0x9E3779B97F4A7C15)) & (2**63 - 1)
             try:
-                action, after = await brains.choose(self._computer(player), view, legal, seed)
+                computer = await self._computer(player, game)
+                action, after = await brains.choose(computer, view, legal, seed)
                 self._computers[player] = after
             except Exception:
                 # A broken worker must not stall the table: the safe move keeps it going.

@@ -34,6 +34,7 @@ from bot.rummy.computer import (
     Memory,
     NormalPlayer,
     _significant,
+    catch_up,
     choose_in_process,
     make_player,
     safe_action,
@@ -304,6 +305,45 @@ def test_watching_every_action_tells_who_took_what_at_a_bigger_table() -> None:
     game.apply(TakeDiscard(1))  # bob takes ann's card
     watcher.observe(game.view("cat"))
     assert [c.face for c in watcher.memory.taken["bob"]] == [thrown.face]
+
+
+def watched_game(players: int, seed: int, seat: str) -> tuple[Game, NormalPlayer]:
+    """A seeded game of normal players stopped a few turns into its second round, and the
+    player of ``seat``, which was shown views the way a session shows them: at each of its
+    choices, and after every move that leaves someone else to play."""
+    game = Game.new(preset("classic"), list(NAMES[:players]), seed=seed)
+    seated = {name: NormalPlayer() for name in game.players}
+    rng = random.Random(seed)
+    while game.round_no < 2 or game.view(None).turn_in_round < 6:
+        current = game.current_player
+        assert current is not None, "the game ended in its first round"
+        game.apply(seated[current].choose(game.view(current), game.legal_actions(), rng))
+        if game.current_player != seat:
+            seated[seat].observe(game.view(seat))
+    return game, seated[seat]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_player_made_mid_round_learns_what_one_seated_all_along_knows(players: int) -> None:
+    for seed in range(3):
+        game, seated = watched_game(players, seed, "bob")
+        late = NormalPlayer()
+        catch_up(late, game, "bob")
+        assert late.memory == seated.memory
+        assert late.memory.round_no == 2
+
+
+def test_a_player_made_after_an_opponent_took_a_card_knows_it() -> None:
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=12)
+    game.apply(DrawStock())
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    thrown = game.view("ann").discard[-1]
+    game.apply(TakeDiscard(1))  # bob takes what ann threw
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    for late in (NormalPlayer(), HardPlayer(budget=0.01)):
+        assert not late.memory.taken
+        catch_up(late, game, "ann")
+        assert [c.face for c in late.memory.taken["bob"]] == [thrown.face]
 
 
 # --- the safe move, pickling and the worker process -------------------------------------------
