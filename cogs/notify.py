@@ -509,12 +509,7 @@ class Notifier(commands.Cog):
         if event.status is s.SessionStatus.FINISHED:
             text = present.final_text(view, board.names, board.locale)
             chart = await asyncio.to_thread(render_score_chart, view, names=board.names)
-            await self.pace()
-            await channel.send(
-                text,
-                file=discord.File(io.BytesIO(chart), filename="scores.png"),
-                allowed_mentions=_NO_MENTIONS,
-            )
+            await self._post_picture(channel, text, chart, "scores.png")
 
     async def _round_summary(
         self,
@@ -526,10 +521,17 @@ class Notifier(commands.Cog):
     ) -> None:
         text = present.round_text(result, players, board.names, board.locale)
         picture = await asyncio.to_thread(render_round_summary, view, result, names=board.names)
+        await self._post_picture(channel, text, picture, "round.png")
+
+    async def _post_picture(
+        self, channel: discord.PartialMessageable, text: str, picture: bytes, filename: str
+    ) -> None:
+        """A new channel message with a picture, paced like every call under the global
+        rate limit, mentioning nobody (names in the text are not pings)."""
         await self.pace()
         await channel.send(
             text,
-            file=discord.File(io.BytesIO(picture), filename="round.png"),
+            file=discord.File(io.BytesIO(picture), filename=filename),
             allowed_mentions=_NO_MENTIONS,
         )
 

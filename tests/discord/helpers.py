@@ -111,12 +111,22 @@ class Bots:
     path: Path
 
     @contextlib.asynccontextmanager
-    async def table(self, *names: str, brains: Brains | None = None) -> AsyncIterator[Table]:
+    async def table(
+        self, *names: str, brains: Brains | None = None, locale: str = "en-US"
+    ) -> AsyncIterator[Table]:
         """Each name is a new user and a player of the table, in order: the first hosts what
-        ``deal`` opens."""
-        guild = self.fake.add_guild("Cards")
+        ``deal`` opens. ``locale`` is the server's."""
+        guild = self.fake.add_guild("Cards", locale=locale)
         channel = guild.add_text_channel("rummy")
         users = [self.fake.add_user(name) for name in names]
+        async with self.seat(guild, channel, users, brains=brains) as table:
+            yield table
+
+    @contextlib.asynccontextmanager
+    async def seat(
+        self, guild: Guild, channel: Channel, users: list[User], *, brains: Brains | None = None
+    ) -> AsyncIterator[Table]:
+        """Like ``table``, in a server the test set up itself (closed DMs, more channels)."""
         async with self._serving(guild, brains) as (bot, sessions):
             yield Table(self.fake, bot, sessions, guild, channel, users)
 

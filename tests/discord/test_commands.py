@@ -4,33 +4,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import discord
 import pytest
 
-from bot.sessions import SessionManager, SessionStatus
-from tests.discord.conftest import BotFactory
-from tests.discord.fake import FakeDiscord
-from tests.discord.helpers import Table, cog_problems, eventually, start_bot
+from bot.sessions import SessionStatus
+from tests.discord.helpers import Bots, Table, bots, cog_problems, eventually
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
 @pytest.fixture
-async def table(fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path) -> AsyncIterator[Table]:
-    guild = fake.add_guild("Cards", locale="fr")
-    channel = guild.add_text_channel("rummy")
-    ann, bob = fake.add_user("ann"), fake.add_user("bob")
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        found = Table(fake, bot, sessions, guild, channel, [ann, bob])
-        sessions.add_listener(found.record)
+async def table(bots: Bots) -> AsyncIterator[Table]:
+    async with bots.table("ann", "bob", locale="fr") as found:
+        found.sessions.add_listener(found.record)
         yield found
-        await bot.close()
-    finally:
-        await sessions.close()
 
 
 async def test_the_bot_names_the_channel_permission_it_lacks(

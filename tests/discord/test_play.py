@@ -5,41 +5,30 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
 import pytest
 
-from bot.sessions import SessionManager, SessionStatus
-from tests.discord.conftest import BotFactory
-from tests.discord.fake import FakeDiscord, Message, User
+from bot.sessions import SessionStatus
+from tests.discord.fake import Message, User
 from tests.discord.helpers import (
+    Bots,
     Table,
+    bots,
     cog_problems,
     dm_exists,
     dm_has,
     eventually,
     play_to_end,
-    start_bot,
 )
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
 @pytest.fixture
-async def table(fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path) -> AsyncIterator[Table]:
-    guild = fake.add_guild("Cards")
-    channel = guild.add_text_channel("rummy")
-    ann = fake.add_user("ann")
-    bob = fake.add_user("bob")
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        found = Table(fake, bot, sessions, guild, channel, [ann, bob])
-        sessions.add_listener(found.record)
+async def table(bots: Bots) -> AsyncIterator[Table]:
+    async with bots.table("ann", "bob") as found:
+        found.sessions.add_listener(found.record)
         yield found
-        await bot.close()
-    finally:
-        await sessions.close()
 
 
 async def open_and_start(table: Table, **options: object) -> None:

@@ -6,36 +6,36 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.sessions import SessionManager, SessionStatus
-from tests.discord.conftest import BotFactory
+from bot.sessions import SessionStatus
 from tests.discord.fake import Channel, FakeDiscord, User
-from tests.discord.helpers import Table, cog_problems, dm_has, eventually, hand_of, start_bot
+from tests.discord.helpers import (
+    Bots,
+    Table,
+    bots,
+    cog_problems,
+    dm_has,
+    eventually,
+    hand_of,
+)
 
-__all__ = ["cog_problems"]
+__all__ = ["bots", "cog_problems"]
 
 
 @pytest.fixture
-async def table(fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path) -> AsyncIterator[Table]:
+async def table(fake: FakeDiscord, bots: Bots) -> AsyncIterator[Table]:
     guild = fake.add_guild("Cards")
     channel = guild.add_text_channel("rummy")
     guild.add_text_channel("elsewhere")
     ann = fake.add_user("ann")
     bob = fake.add_user("bob", dm_open=False)
     fake.add_user("carol")
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
-    try:
-        bot = await start_bot(fake, bot_factory, sessions, guild)
-        found = Table(fake, bot, sessions, guild, channel, [ann, bob])
-        sessions.add_listener(found.record)
+    async with bots.seat(guild, channel, [ann, bob]) as found:
+        found.sessions.add_listener(found.record)
         yield found
-        await bot.close()
-    finally:
-        await sessions.close()
 
 
 def user_named(fake: FakeDiscord, name: str) -> User:
