@@ -29,7 +29,7 @@ import yarl
 
 from bot.app import RummyBot
 from bot.logs import RECONNECTS, describe, setup_logging
-from bot.sessions import SessionManager
+from bot.sessions import Brains, SessionManager
 from bot.settings import Settings, SettingsError
 
 log = logging.getLogger("bot")
@@ -71,9 +71,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         epilog=(
             "Settings come from the environment or from a .env file in the current folder: "
             "DISCORD_TOKEN (required), DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL, "
-            "DISCORD_LOG_LEVEL. See .env.example. Without --sync, commands are synced to "
-            "DEV_GUILD_ID when it is set, otherwise globally whenever they changed since "
-            "the last global sync."
+            "DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS. See .env.example. Without --sync, "
+            "commands are synced to DEV_GUILD_ID when it is set, otherwise globally "
+            "whenever they changed since the last global sync."
         ),
     )
     parser.add_argument(
@@ -106,9 +106,9 @@ def cap_reconnect_delays() -> None:
     discord.client.ExponentialBackoff = CappedBackoff  # type: ignore[attr-defined,assignment]
 
 
-async def open_sessions(path: Path) -> SessionManager:
+async def open_sessions(path: Path, hard_workers: int = 1) -> SessionManager:
     try:
-        sessions = await SessionManager.open(path)
+        sessions = await SessionManager.open(path, brains=Brains(workers=hard_workers))
     except Exception as error:  # any driver, OS or migration error: all mean the same here
         raise StartFailed(f"cannot open the database {path}: {describe(error)}") from None
     try:
@@ -181,7 +181,7 @@ async def log_in(bot: RummyBot, token: str) -> None:
 
 async def serve(settings: Settings, *, sync: bool) -> None:
     """Open the database, then connect to Discord (waiting for it as long as needed)."""
-    sessions = await open_sessions(settings.database_path)
+    sessions = await open_sessions(settings.database_path, settings.hard_workers)
     token = settings.discord_token.reveal()
     state = settings.database_path.with_name(settings.database_path.name + ".commands.json")
     bot: RummyBot | None = None

@@ -16,6 +16,15 @@ from dotenv import dotenv_values
 
 DEFAULT_DATABASE_PATH = Path("data") / "rummy.sqlite3"
 DEFAULT_ENV_FILE = Path(".env")
+MAX_HARD_WORKERS = 32
+
+
+def default_hard_workers() -> int:
+    """One core is left to the bot itself; a second process on a two-core machine would
+    slow every game's answers to speed up the hard players' thinking."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
@@ -52,6 +61,9 @@ class Settings:
     discord_log_level: str | None = None
     """discord.py's own level; unset, it is ``log_level`` but never below INFO, because
     discord.py's DEBUG output holds whole gateway events (messages, names: personal data)."""
+    hard_workers: int = field(default_factory=default_hard_workers)
+    """Processes in which hard computer players search (``HARD_PLAYER_WORKERS``): with one,
+    the hard players of different games think one after another."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -76,6 +88,7 @@ class Settings:
             discord_log_level=_optional_log_level(
                 "DISCORD_LOG_LEVEL", values.get("DISCORD_LOG_LEVEL", "")
             ),
+            hard_workers=_workers(values.get("HARD_PLAYER_WORKERS", "")),
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),
@@ -134,3 +147,17 @@ def _guild_id(text: str) -> int | None:
     if guild_id <= 0:
         raise SettingsError(f"DEV_GUILD_ID must be a positive server id, not {text!r}")
     return guild_id
+
+
+def _workers(text: str) -> int:
+    if not text.strip():
+        return default_hard_workers()
+    try:
+        workers = int(text.strip())
+    except ValueError:
+        workers = 0
+    if not 1 <= workers <= MAX_HARD_WORKERS:
+        raise SettingsError(
+            f"HARD_PLAYER_WORKERS must be a whole number from 1 to {MAX_HARD_WORKERS}, not {text!r}"
+        )
+    return workers

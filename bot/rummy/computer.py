@@ -317,8 +317,11 @@ class NormalPlayer:
     memory: Memory = field(default_factory=Memory)
     potential: float = 0.5
     """How much less a loose card one draw from a meld counts than a hopeless one."""
-    hold: int = 5
-    """Keep melds in hand while every opponent holds more cards than this (0: never)."""
+    hold: int = 3
+    """Keep melds in hand while every opponent holds more cards than this (0: never): one
+    who has melded down to three cards may go out on their next turn, and then every card
+    still in hand counts against us. Three beats *easy* more often than five did (79% of
+    400 classic games against 73%) and plays even with five (51% of 400)."""
     race: float = 3.0
     """Points each card left in hand costs beyond its value: going out first wins rounds."""
     caution: float = 4.0

@@ -263,6 +263,30 @@ def test_normal_holds_its_melds_until_it_can_go_out_or_an_opponent_is_close() ->
     assert not isinstance(action, Discard)
 
 
+@pytest.mark.parametrize(("bob_melds", "holds"), [(1, True), (2, False)])
+def test_normal_melds_down_once_an_opponent_is_three_cards_or_fewer_from_out(
+    bob_melds: int, holds: bool
+) -> None:
+    """bob melds one meld (four cards left) or two (one card left) before ann's second
+    turn; ann keeps her two melds in hand only while bob is far from going out."""
+    game = rigged(
+        preset("classic"), "6s 7s 8s 6c 7c 8c 8d", "2d", "Qd Kc 2c Ks", bob="3h 4h 5h 9d 9s 9h Jc"
+    )
+    game.apply(DrawStock())
+    game.apply(Discard(Card.parse("Qd")))
+    game.apply(DrawStock())
+    for meld in ("3h 4h 5h", "9d 9s 9h")[:bob_melds]:
+        game.apply(Meld(tuple(parse_cards(meld))))
+    game.apply(Discard(Card.parse("Kc")))
+    game.apply(DrawStock())
+    game.apply(Discard(Card.parse("2c")))
+    game.apply(DrawStock())
+    bob = next(s for s in game.view("ann").seats if s.player == "bob")
+    assert bob.hand_size == 7 + 1 - 3 * bob_melds - 1
+    action = NormalPlayer().choose(game.view("ann"), game.legal_actions(), random.Random(1))
+    assert isinstance(action, Discard) is holds
+
+
 def test_normal_avoids_feeding_the_next_player() -> None:
     """Two equal loose nines: with bob known to have taken the 8♦, normal throws the 9♣;
     not knowing it, the 9♦."""
