@@ -207,12 +207,13 @@ def pct(values: list[float], q: float) -> float:
 
 async def hard_move_times(moves: int) -> list[float]:
     """Seconds per hard move through the pool (round trip included), from a game of a
-    person playing safe moves against a hard computer player."""
+    person playing safe moves against a hard computer player, with the usual pause
+    before each computer move (during the first, the pool starts)."""
     from bot.rummy import preset
     from bot.rummy.computer import safe_action
     from bot.sessions import Brains, SessionManager, SessionStatus
 
-    brains = Brains(delay=0)
+    brains = Brains()
     folder = Path(tempfile.mkdtemp(prefix="bench-hard-"))
     manager = await SessionManager.open(folder / "rummy.sqlite3", brains=brains)
     try:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import time
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 
 from bot.rummy import Action, GameView
 from bot.rummy.computer import (
@@ -46,6 +47,7 @@ class Brains:
         self.hard_budget = hard_budget
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._warming: list[Future[int]] = []
         self.hard_times: deque[float] = deque(maxlen=1000)
         """Seconds each recent hard move took, pool round trip included (for benchmarks)."""
 
@@ -57,6 +59,19 @@ class Brains:
                 self.workers, mp_context=multiprocessing.get_context("spawn")
             )
         return self._pool
+
+    def warm(self) -> None:
+        """Start the pool's processes now, when a game with a hard player begins or is
+        loaded: starting one (a new interpreter importing the engine) takes about half a
+        second, which the first hard move would otherwise add to its own search."""
+        if not self._warming:
+            pool = self._executor()
+            self._warming = [pool.submit(os.getpid) for _ in range(self.workers)]
+
+    @property
+    def warmed(self) -> bool:
+        """Whether the pool's processes have started and answered."""
+        return bool(self._warming) and all(f.done() for f in self._warming)
 
     async def choose(
         self, player: ComputerPlayer, view: GameView, legal: Sequence[Action], seed: int
@@ -80,5 +95,6 @@ class Brains:
         """Stop the pool: queued searches are dropped, a running one is waited for (at
         most its budget) so no worker process outlives the bot."""
         pool, self._pool = self._pool, None
+        self._warming = []
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)

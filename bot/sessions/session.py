@@ -396,6 +396,8 @@ class Session:
         if self._brains is None or self._closed or self._game is None:
             return
         game = self._game
+        if any(self.computer_level(p) == "hard" for p in game.players):
+            self._brains.warm()
         for player in game.players:
             if player in self._computers and self._computer_to_move() != player:
                 observe = getattr(self._computers[player], "observe", None)

@@ -73,6 +73,19 @@ async def test_three_computers_and_a_person_play_to_the_end(db_path: Path) -> No
         await manager.close()
 
 
+async def test_a_hard_players_pool_starts_with_the_game_not_on_its_first_move(
+    db_path: Path,
+) -> None:
+    brains = Brains(delay=3600, hard_budget=0.2)  # the computer never gets to move here
+    manager = await SessionManager.open(db_path, brains=brains)
+    try:
+        await _table(manager, ["hard"])
+        await _until(lambda: brains.warmed)
+        assert not brains.hard_times
+    finally:
+        await manager.close()
+
+
 async def test_a_hard_player_thinks_in_the_pool_while_the_loop_runs_on(db_path: Path) -> None:
     brains = Brains(delay=0, hard_budget=0.2)
     manager = await SessionManager.open(db_path, brains=brains)
