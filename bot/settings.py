@@ -16,6 +16,7 @@ from dotenv import dotenv_values
 
 DEFAULT_DATABASE_PATH = Path("data") / "rummy.sqlite3"
 DEFAULT_ENV_FILE = Path(".env")
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 MAX_HARD_WORKERS = 32
 
 
@@ -23,9 +24,6 @@ def default_hard_workers() -> int:
     """One core is left to the bot itself; a second process on a two-core machine would
     slow every game's answers to speed up the hard players' thinking."""
     return max(1, min(4, (os.cpu_count() or 2) - 1))
-
-
-_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 
 class SettingsError(ValueError):
