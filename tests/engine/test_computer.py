@@ -264,7 +264,7 @@ def test_normal_holds_its_melds_until_it_can_go_out_or_an_opponent_is_close() ->
 
 
 @pytest.mark.parametrize(("bob_melds", "holds"), [(1, True), (2, False)])
-def test_normal_melds_down_once_an_opponent_is_three_cards_or_fewer_from_out(
+def test_normal_melds_down_once_an_opponent_holds_three_cards_or_fewer(
     bob_melds: int, holds: bool
 ) -> None:
     """bob melds one meld (four cards left) or two (one card left) before ann's second
