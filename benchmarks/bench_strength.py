@@ -24,10 +24,16 @@ import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.rummy import Action, Card, Discard, Game, GameView, full_pack, preset
-from bot.rummy.computer import HardPlayer, NormalPlayer, make_player, ranked_discards
+from bot.rummy.computer import (
+    HardPlayer,
+    NormalPlayer,
+    make_player,
+    ranked_discards,
+    remember,
+)
 from bot.rummy.solver import best_score, clear_memo, solve
 
 TARGETS = {"normal-easy": 0.70, "hard-normal": 0.60, "easy-random": 0.90}
@@ -59,8 +65,7 @@ class SeerPlayer(NormalPlayer):
         for option in ranked_discards(self, view, legal)[: self.depth]:
             placed = solve([*self.opponent, option.card], view.ruleset, view.melds)
             if not any(option.card.face == c.face for p in placed.plays for c in p.cards):
-                thrown = next(c for c in view.hand if c.face == option.card.face)
-                self.memory = replace(self.memory, my_discard=thrown)
+                self.memory = remember(self.memory, view, option)
                 return option
         return action
 

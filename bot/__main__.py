@@ -106,7 +106,7 @@ def cap_reconnect_delays() -> None:
     discord.client.ExponentialBackoff = CappedBackoff  # type: ignore[attr-defined,assignment]
 
 
-async def open_sessions(path: Path, hard_workers: int = 1) -> SessionManager:
+async def open_sessions(path: Path, hard_workers: int) -> SessionManager:
     try:
         sessions = await SessionManager.open(path, brains=Brains(workers=hard_workers))
     except Exception as error:  # any driver, OS or migration error: all mean the same here

@@ -233,6 +233,14 @@ class Memory:
     in classic and parlett, but seen when it was thrown)."""
 
 
+def remember(memory: Memory, view: GameView, action: Action) -> Memory:
+    """``memory`` after the player chose ``action``: a discard's own card is remembered,
+    so that the player knows its card when it next sees the pile."""
+    if not isinstance(action, Discard):
+        return memory
+    return replace(memory, my_discard=_physical(view, action.card))
+
+
 def observe(memory: Memory, view: GameView) -> Memory:
     """``memory`` brought up to date with ``view`` (a new value; the old one is unchanged)."""
     if view.round_no != memory.round_no:
@@ -336,8 +344,7 @@ class NormalPlayer:
     def choose(self, view: GameView, legal: Sequence[Action], rng: random.Random) -> Action:
         self.memory = observe(self.memory, view)
         action = normal_action(self, view, legal)
-        if isinstance(action, Discard):
-            self.memory = replace(self.memory, my_discard=_physical(view, action.card))
+        self.memory = remember(self.memory, view, action)
         return action
 
 
@@ -810,8 +817,7 @@ class HardPlayer:
         action = default
         if len(options) > 1:
             action = self._search(view, options, default, rng, start)
-        if isinstance(action, Discard):
-            self.memory = replace(self.memory, my_discard=_physical(view, action.card))
+        self.memory = remember(self.memory, view, action)
         return action
 
     def _candidates(self, view: GameView, legal: Sequence[Action], default: Action) -> list[Action]:

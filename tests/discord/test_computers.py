@@ -16,6 +16,12 @@ def _active(session: Session) -> bool:
     return session.status is SessionStatus.ACTIVE
 
 
+async def _my_turn_comes(session: Session, me: str) -> bool:
+    """Wait while the computers play; False once the game is over."""
+    await eventually(lambda: not _active(session) or session.view(None).current == me, 30)
+    return _active(session)
+
+
 async def _my_turn(table: Table, user: User) -> None:
     """One turn by slash commands: the stock, every meld autocomplete offers, a discard."""
     fake, channel, session = table.fake, table.channel, table.session()
@@ -61,15 +67,7 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(
         session = table.session()
         me = str(ann.id)
         hinted = False
-        while session.status is SessionStatus.ACTIVE:
-            await eventually(
-                lambda: (
-                    session.status is not SessionStatus.ACTIVE or session.view(None).current == me
-                ),
-                30,
-            )
-            if not _active(session):
-                break
+        while await _my_turn_comes(session, me):
             if not hinted:
                 hint = await table.answer(ann, "hint")
                 assert hint.ephemeral
@@ -110,3 +108,23 @@ async def test_a_hint_is_only_for_your_turn(
         assert session.view(None).current == "cpu-1"
         said = await table.text(ann, "hint")
         assert "your turn" in said
+
+
+async def test_a_hard_computer_thinks_in_its_process_through_a_whole_game(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    brains = Brains(delay=0, hard_budget=0.05)
+    async with bots.table("ann", brains=brains) as table:
+        (ann,) = table.players
+        opened = await table.answer(ann, "rummy new", variant="classic", target=1)
+        assert "took a seat" in await table.text(ann, "rummy addbot", level="hard")
+        lobby = opened.message
+        assert lobby is not None
+        await eventually(lambda: "Computer 1 (hard)" in lobby.content)
+        assert "dealt" in await table.text(ann, "rummy start")
+        session = table.session()
+        while await _my_turn_comes(session, str(ann.id)):
+            await _my_turn(table, ann)
+        assert session.status is SessionStatus.FINISHED
+        assert brains.warmed
+        assert brains.hard_times  # its moves came back from the pool
