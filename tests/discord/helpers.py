@@ -16,7 +16,7 @@ import pytest
 
 from bot.app import RummyBot
 from bot.rummy import Card, parse_cards
-from bot.sessions import Brains, Committed, Session, SessionManager
+from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
 from cogs import EXTENSIONS
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
@@ -232,11 +232,15 @@ def dm_exists(table: Table, user: User) -> Callable[[], bool]:
     return lambda: table.hand_dm(user) is not None
 
 
+def on_turn(session: Session, turn: int) -> bool:
+    """Whether the game is still on ``turn``. Turns are numbered across rounds, so a player
+    who ends a round and starts the next one is not taken for a player still moving."""
+    return session.status is SessionStatus.ACTIVE and session.view(None).turn == turn
+
+
 async def play_to_end(table: Table, max_moves: int = 300) -> int:
     """Play the channel's game to its end by slash commands, each player taking the first
     meld autocomplete offers, then the first discard it offers; returns the moves made."""
-    from bot.sessions import SessionStatus
-
     fake, channel, session = table.fake, table.channel, table.session()
     users = {str(u.id): u for u in table.players}
     moves = 0
@@ -251,14 +255,14 @@ async def play_to_end(table: Table, max_moves: int = 300) -> int:
             continue
         assert "drew" in await table.text(user, "draw", source="stock")
         moves += 1
-        while session.status is SessionStatus.ACTIVE:
+        while on_turn(session, view.turn):
             choices = await fake.autocomplete(user, channel, "meld", focused="cards", cards="")
             if not choices:
                 break
             said = await table.text(user, "meld", cards=choices[0]["value"])
             assert "melded" in said, said
             moves += 1
-        if session.status is not SessionStatus.ACTIVE or session.view(None).current != view.current:
+        if not on_turn(session, view.turn):
             continue
         choices = await fake.autocomplete(user, channel, "discard", focused="card", card="")
         assert choices
@@ -283,8 +287,6 @@ async def play_turn(table: Table, user: User, strategy: Strategy) -> None:
     """One whole turn of ``user`` by slash commands, choosing from autocomplete: a deep take
     when one is offered (Rummy 500), else the stock; then every swap, meld and lay-off
     offered; then the first discard offered."""
-    from bot.sessions import SessionStatus
-
     fake, channel, session = table.fake, table.channel, table.session()
     me = str(user.id)
     view = session.view(None)
@@ -306,7 +308,7 @@ async def play_turn(table: Table, user: User, strategy: Strategy) -> None:
         return
 
     def my_turn() -> bool:
-        return session.status is SessionStatus.ACTIVE and session.view(None).current == me
+        return on_turn(session, view.turn)
 
     for _ in range(30):
         if not my_turn():

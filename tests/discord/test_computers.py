@@ -7,7 +7,15 @@ import logging
 
 from bot.sessions import Brains, Session, SessionStatus
 from tests.discord.fake import FakeDiscord, User
-from tests.discord.helpers import Bots, Table, bots, cog_problems, dm_shows, eventually
+from tests.discord.helpers import (
+    Bots,
+    Table,
+    bots,
+    cog_problems,
+    dm_shows,
+    eventually,
+    on_turn,
+)
 
 __all__ = ["bots", "cog_problems"]
 
@@ -26,19 +34,20 @@ async def _my_turn(table: Table, user: User) -> None:
     """One turn by slash commands: the stock, every meld autocomplete offers, a discard."""
     fake, channel, session = table.fake, table.channel, table.session()
     me = str(user.id)
+    turn = session.view(None).turn
     await eventually(dm_shows(table, user, session.view(me).hand))
     if not session.view(None).stock_size:
         assert "ended the round" in await table.text(user, "endround")
         return
     assert "drew" in await table.text(user, "draw", source="stock")
     for _ in range(10):
-        if session.status is not SessionStatus.ACTIVE or session.view(None).current != me:
+        if not on_turn(session, turn):
             return
         choices = await fake.autocomplete(user, channel, "meld", focused="cards", cards="")
         if not choices:
             break
         assert "melded" in await table.text(user, "meld", cards=choices[0]["value"])
-    if session.status is not SessionStatus.ACTIVE or session.view(None).current != me:
+    if not on_turn(session, turn):
         return
     choices = await fake.autocomplete(user, channel, "discard", focused="card", card="")
     assert choices

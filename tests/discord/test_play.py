@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
+from bot.rummy import preset
 from bot.sessions import SessionStatus
 from tests.discord.fake import Message, User
 from tests.discord.helpers import (
@@ -18,6 +19,7 @@ from tests.discord.helpers import (
     dm_exists,
     dm_has,
     eventually,
+    on_turn,
     play_to_end,
 )
 
@@ -93,31 +95,65 @@ def _custom_id(message: Message, prefix: str) -> str | None:
 async def test_a_two_player_classic_game_played_to_the_end_with_the_hand_buttons_and_menus(
     table: Table, cog_problems: list[logging.LogRecord]
 ) -> None:
-    fake = table.fake
     await open_and_start(table, target=1)
+    await _play_by_buttons(table)
+
+
+async def test_the_end_button_closes_a_scoreless_round_and_its_player_starts_the_next(
+    table: Table, cog_problems: list[logging.LogRecord]
+) -> None:
+    """Seed 55 runs the stock out in round 1 with nothing scored: the player who presses
+    "end" is, with the deal passing on, the first to draw in round 2."""
+    ann, bob = table.players
+    await table.sessions.create_lobby(
+        guild_id=table.guild.id,
+        channel_id=table.channel.id,
+        host_id=ann.id,
+        host_name=ann.name,
+        ruleset=preset("classic", target=1),
+        seed=55,
+    )
+    assert "seat" in await table.text(bob, "rummy join")
+    assert "dealt" in await table.text(ann, "rummy start")
+    session = table.session()
+    clicks = await _play_by_buttons(table)
+    at = next(i for i, (verb, _, _) in enumerate(clicks) if verb == "end")
+    assert clicks[at + 1][0] == "draw"
+    assert clicks[at + 1][1] == clicks[at][1]
+    assert len(session.view(None).rounds) == 2
+
+
+async def _play_by_buttons(table: Table) -> list[tuple[str, str, int]]:
+    """Play to the end from the hand DMs: "draw" (or "end" on an empty stock), then the first
+    meld the menu offers, else its first discard. Returns each button pressed: its verb, the
+    player and the turn."""
+    fake = table.fake
     session = table.session()
     users = {str(u.id): u for u in table.players}
+    clicks: list[tuple[str, str, int]] = []
     moves = 0
     while session.status is SessionStatus.ACTIVE and moves < 300:
         view = session.view(None)
         assert view.current is not None
         user = users[view.current]
         turn = view.turn
-        await eventually(dm_has(table, user, "rummy:", f":{turn}"))
+        await eventually(dm_has(table, user, "rummy:do:", f":{turn}"))
         dm = table.hand_dm(user)
         assert dm is not None
         draw = _custom_id(dm, "rummy:do:draw:") or _custom_id(dm, "rummy:do:end:")
         assert draw is not None, dm.components
+        clicks.append((draw.split(":")[2], view.current, turn))
+        before = session.seq
         click = await fake.click(user, dm, draw)
         assert (await click.response()).deferred
+        await eventually(committed_after(table, before))
         moves += 1
-        while session.status is SessionStatus.ACTIVE and session.view(None).current == view.current:
+        while on_turn(session, turn):
             await eventually(dm_lacks_buttons(table, user))
             dm = table.hand_dm(user)
             assert dm is not None
             menu = _custom_id(dm, "rummy:pick:meld:") or _custom_id(dm, "rummy:pick:discard:")
-            if menu is None:
-                break  # the round ended on that draw
+            assert menu is not None, dm.components
             select = dm.component(menu)
             assert select is not None
             assert len(select["options"]) <= 25
@@ -135,6 +171,7 @@ async def test_a_two_player_classic_game_played_to_the_end_with_the_hand_buttons
             moves += 1
     assert session.status is SessionStatus.FINISHED
     await eventually(lambda: "Winner" in (getattr(table.table_message(), "content", "")))
+    return clicks
 
 
 def dm_lacks_buttons(table: Table, user: User) -> Callable[[], bool]:
