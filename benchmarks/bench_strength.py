@@ -9,7 +9,8 @@ The defaults fit `make bench` (a few minutes); the full run of the strength targ
 Every game is seeded (the deal from the game's seed, each player's choices from its own
 seeded generator), so a run is reproducible; who starts alternates from game to game. It
 prints each pairing's win rate with a 95% Wilson interval against its target, and the hard
-level's median and maximum time per move.
+level's median and maximum time per move, with, per preset, the samples its searches could
+afford and how often they left the normal level's choice.
 
 ``--pairings seer-normal`` measures a ceiling rather than a level (see ``SeerPlayer``); its
 row shows no target.
@@ -88,6 +89,10 @@ class Outcome:
     rounds: int
     seconds: float
     hard_moves: tuple[float, ...]
+    hard_samples: tuple[int, ...]
+    """Sampled deals of each hard move that searched (had more than one candidate)."""
+    departures: int
+    """Hard moves that left the normal level's choice."""
 
 
 def _player(level: str, budget: float) -> object:
@@ -107,6 +112,8 @@ def play(job: Job) -> Outcome:
     rngs = {name: random.Random(f"{job.seed}:{name}") for name in names}
     game = Game.new(preset(job.preset), names, seed=job.seed)
     hard_moves: list[float] = []
+    hard_samples: list[int] = []
+    departures = 0
     start = time.perf_counter()
     for _ in range(MAX_ACTIONS):
         current = game.current_player
@@ -120,6 +127,9 @@ def play(job: Job) -> Outcome:
         action = player.choose(game.view(current), legal, rngs[current])  # type: ignore[attr-defined]
         if isinstance(player, HardPlayer):
             hard_moves.append(time.perf_counter() - began)
+            if player.last_samples:
+                hard_samples.append(player.last_samples)
+            departures += player.last_departed
         if action not in legal:
             raise AssertionError(f"{levels[current]} chose an illegal action: {action}")
         game.apply(action)
@@ -131,6 +141,8 @@ def play(job: Job) -> Outcome:
         rounds=len(game.rounds),
         seconds=time.perf_counter() - start,
         hard_moves=tuple(hard_moves),
+        hard_samples=tuple(hard_samples),
+        departures=departures,
     )
 
 
@@ -175,6 +187,19 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     denominator = 1 + z * z / n
     return ((centre - spread) / denominator, (centre + spread) / denominator)
+
+
+def _print_search(name: str, outcomes: Sequence[Outcome]) -> None:
+    """How much the hard level's search could do: below five samples it keeps the normal
+    choice, so a budget that affords fewer plays as *normal*."""
+    samples = [n for o in outcomes for n in o.hard_samples]
+    moves = sum(len(o.hard_moves) for o in outcomes)
+    if samples:
+        print(
+            f"  hard in {name}: {len(samples)} of {moves} moves searched, median"
+            f" {statistics.median(samples):g} samples; left normal's choice in"
+            f" {sum(o.departures for o in outcomes)}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -230,6 +255,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
             if name == "all":
                 moves += [m for o in mine for m in o.hard_moves]
+            elif pairing.startswith("hard"):
+                _print_search(name, mine)
     if moves:
         print(
             f"hard: {len(moves)} moves, median {statistics.median(moves) * 1000:.1f} ms,"

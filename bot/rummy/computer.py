@@ -802,6 +802,8 @@ class HardPlayer:
     normal: NormalPlayer = field(default_factory=NormalPlayer)
     last_samples: int = 0
     """Samples the last search could afford (for benchmarks)."""
+    last_departed: bool = False
+    """Whether the last choice differed from the normal level's (for benchmarks)."""
 
     def observe(self, view: GameView) -> None:
         """As :meth:`NormalPlayer.observe`."""
@@ -817,6 +819,7 @@ class HardPlayer:
         action = default
         if len(options) > 1:
             action = self._search(view, options, default, rng, start)
+        self.last_departed = action != default
         self.memory = remember(self.memory, view, action)
         return action
 

@@ -37,6 +37,8 @@ from bot.rummy.computer import (
     catch_up,
     choose_in_process,
     make_player,
+    normal_action,
+    observe,
     safe_action,
     sample_world,
 )
@@ -132,6 +134,31 @@ def test_hard_searches_and_stays_legal_with_room_to_think() -> None:
             searched += 1
         game.apply(action)
     assert searched >= 2
+
+
+def test_hard_says_when_it_left_the_normal_choice() -> None:
+    """The benchmark counts these: a search too short to gather five samples never leaves
+    the normal choice; one told to follow any gain does, and says so exactly then."""
+    for budget, z, departs in ((0.0, 2.0, False), (3.0, -100.0, True)):
+        game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
+        hard = HardPlayer(budget=budget, samples=5, margin=0.0, z=z)
+        others = NormalPlayer()
+        rng = random.Random(5)
+        departed = 0
+        for _ in range(20):
+            current = game.current_player
+            assert current is not None
+            legal = game.legal_actions()
+            view = game.view(current)
+            if current != "ann":
+                game.apply(others.choose(view, legal, rng))
+                continue
+            normal = normal_action(NormalPlayer(memory=observe(hard.memory, view)), view, legal)
+            action = hard.choose(view, legal, rng)
+            assert hard.last_departed == (action != normal)
+            departed += hard.last_departed
+            game.apply(action)
+        assert (departed > 0) is departs
 
 
 # --- they decide from their own view only ------------------------------------------------
