@@ -10,7 +10,7 @@ import pytest
 
 from bot.rummy import preset
 from bot.sessions import SessionStatus
-from tests.discord.fake import Message, User
+from tests.discord.fake import Interaction, Message, User
 from tests.discord.helpers import (
     Bots,
     Table,
@@ -146,7 +146,7 @@ async def _play_by_buttons(table: Table) -> list[tuple[str, str, int]]:
         before = session.seq
         click = await fake.click(user, dm, draw)
         assert (await click.response()).deferred
-        await eventually(committed_after(table, before))
+        await applied(table, before, click)
         moves += 1
         while on_turn(session, turn):
             await eventually(dm_lacks_buttons(table, user))
@@ -163,7 +163,7 @@ async def _play_by_buttons(table: Table) -> list[tuple[str, str, int]]:
             edits = dm.edits
             ix = await fake.select(user, dm, menu, [picked])
             await ix.response()
-            await eventually(committed_after(table, before))
+            await applied(table, before, ix)
             # The menu's answer shows the hand after the move before the next pick.
             await eventually(edited_since(dm, edits))
             done = next(e for e in table.events if e.seq == before + 1)
@@ -184,6 +184,16 @@ def dm_lacks_buttons(table: Table, user: User) -> Callable[[], bool]:
 
 def committed_after(table: Table, seq: int) -> Callable[[], bool]:
     return lambda: any(e.seq > seq for e in table.events)
+
+
+async def applied(table: Table, seq: int, ix: Interaction) -> None:
+    """Wait for the press or pick to commit; if it never does, say what the bot answered
+    (a refusal comes as a private follow-up) rather than only that time ran out."""
+    try:
+        await eventually(committed_after(table, seq), 30.0)
+    except AssertionError:
+        said = [m.content for m in ix.messages]
+        raise AssertionError(f"not applied after 30 s; the bot answered {said}") from None
 
 
 def edited_since(message: Message, edits: int) -> Callable[[], bool]:
