@@ -7,6 +7,7 @@ import multiprocessing
 import os
 import pickle
 import random
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -115,25 +116,34 @@ def test_hard_with_a_tiny_budget_plays_a_whole_game_legally(name: str) -> None:
     assert game.is_over
 
 
-def test_hard_searches_and_stays_legal_with_room_to_think() -> None:
-    """With room for five samples a move, a few turns of a three-player 500 game."""
-    ruleset = preset("500", jokers=True)
-    game = Game.new(ruleset, ["ann", "bob", "cat"], seed=3)
-    hard = HardPlayer(budget=3.0, samples=5)
+def _hard_turns(
+    game: Game, hard: HardPlayer, rng: random.Random, actions: int
+) -> Iterator[tuple[Action, Action]]:
+    """Play ``actions`` actions: ann is ``hard``, everyone else one *normal* player. Each of
+    ann's moves is yielded, before it is applied, with what *normal* would have chosen from
+    ann's memory."""
     others = NormalPlayer()
-    rng = random.Random(3)
-    searched = 0
-    for _ in range(24):
+    for _ in range(actions):
         current = game.current_player
         assert current is not None
         legal = game.legal_actions()
-        player: ComputerPlayer = hard if current == "ann" else others
-        action = player.choose(game.view(current), legal, rng)
+        view = game.view(current)
+        if current != "ann":
+            game.apply(others.choose(view, legal, rng))
+            continue
+        normal = normal_action(NormalPlayer(memory=observe(hard.memory, view)), view, legal)
+        action = hard.choose(view, legal, rng)
         assert action in legal
-        if current == "ann" and hard.last_samples == 5:
-            searched += 1
+        yield action, normal
         game.apply(action)
-    assert searched >= 2
+
+
+def test_hard_searches_and_stays_legal_with_room_to_think() -> None:
+    """With room for five samples a move, a few turns of a three-player 500 game."""
+    game = Game.new(preset("500", jokers=True), ["ann", "bob", "cat"], seed=3)
+    hard = HardPlayer(budget=3.0, samples=5)
+    turns = _hard_turns(game, hard, random.Random(3), 24)
+    assert sum(hard.last_samples == 5 for _ in turns) >= 2
 
 
 def test_hard_says_when_it_left_the_normal_choice() -> None:
@@ -142,22 +152,10 @@ def test_hard_says_when_it_left_the_normal_choice() -> None:
     for budget, z, departs in ((0.0, 2.0, False), (3.0, -100.0, True)):
         game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
         hard = HardPlayer(budget=budget, samples=5, margin=0.0, z=z)
-        others = NormalPlayer()
-        rng = random.Random(5)
         departed = 0
-        for _ in range(20):
-            current = game.current_player
-            assert current is not None
-            legal = game.legal_actions()
-            view = game.view(current)
-            if current != "ann":
-                game.apply(others.choose(view, legal, rng))
-                continue
-            normal = normal_action(NormalPlayer(memory=observe(hard.memory, view)), view, legal)
-            action = hard.choose(view, legal, rng)
+        for action, normal in _hard_turns(game, hard, random.Random(5), 20):
             assert hard.last_departed == (action != normal)
             departed += hard.last_departed
-            game.apply(action)
         assert (departed > 0) is departs
 
 
