@@ -53,8 +53,8 @@ format: $(DEV_STAMP) ## ruff: fix what can be fixed and reformat
 typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks included
 	$(PY) -m mypy --strict bot rendering cogs tests benchmarks scripts
 
-pytest: $(DEV_STAMP) ## the test suite (the bulk games on two processes; `make soak`: the long run)
-	$(PY) -m pytest -W error -q
+pytest: $(DEV_STAMP) ## the test suite, one worker per core (`make soak`: the long run)
+	$(PY) -m pytest -W error -q -n auto
 
 soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player count from SOAK_SEED
 	RUMMY_BULK_GAMES=$(SOAK_GAMES) RUMMY_BULK_SEED=$(SOAK_SEED) \

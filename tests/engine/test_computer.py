@@ -34,6 +34,7 @@ from bot.rummy.computer import (
     Level,
     Memory,
     NormalPlayer,
+    _hopeless,
     _significant,
     catch_up,
     choose_in_process,
@@ -501,3 +502,31 @@ def test_the_search_leaves_the_normal_choice_only_for_a_clear_gain() -> None:
     assert _significant(noisy, 0, margin=1.0, z=2.0) == 0
     assert _significant(clear[:4], 0, margin=1.0, z=2.0) == 0  # too few samples
     assert _significant(clear, 1, margin=1.0, z=2.0) == 1  # the default is already best
+
+
+def test_the_search_gives_up_only_when_no_option_could_still_win() -> None:
+    worse = [[0.0, -4.0 - i % 3, -2.0 + i % 2] for i in range(8)]
+    assert _hopeless(worse, 0, margin=1.0, futility=1.0)
+    assert not _hopeless(worse[:7], 0, margin=1.0, futility=1.0)  # too few samples yet
+    assert not _hopeless(worse, 1, margin=1.0, futility=1.0)  # option 2 beats option 1
+    assert not _hopeless(worse, 0, margin=1.0, futility=float("inf"))  # never give up
+    spread = [[0.0, 20.0 if i % 2 else -22.0] for i in range(8)]  # mean -1, could be +6
+    assert not _hopeless(spread, 0, margin=1.0, futility=1.0)
+    assert not _hopeless([[0.0]] * 8, 0, margin=1.0, futility=1.0)  # nothing to compare
+
+
+def test_hard_stops_a_search_that_cannot_change_its_mind_and_counts_its_own_clock() -> None:
+    """Given ten samples a move, some searches end sooner because every option is
+    clearly no better than the normal choice; with no giving up, none end sooner."""
+    for futility, early in ((1.0, True), (float("inf"), False)):
+        game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
+        hard = HardPlayer(budget=60.0, samples=10, futility=futility)
+        counts = [hard.last_samples for _ in _hard_turns(game, hard, random.Random(5), 12)]
+        searched = [n for n in counts if n]
+        assert searched
+        assert any(n < 10 for n in searched) is early
+        assert all(n >= 8 for n in searched)
+    ticks = iter(range(10**6))
+    slow = HardPlayer(budget=3.0, clock=lambda: float(next(ticks)))  # a second a call
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
+    assert all(slow.last_samples <= 2 for _ in _hard_turns(game, slow, random.Random(5), 16))
