@@ -801,8 +801,9 @@ class HardPlayer:
     """Standard errors by which that gain must be clear of nothing."""
     futility: float = 1.0
     """The search stops early once no candidate could still make that: every mean gain
-    plus this many standard errors falls short of ``margin``. On 195 recorded parlett
-    searches of 32 samples this saved 39% of the samples and changed no choice."""
+    plus this many standard errors falls short of ``margin``. On 442 recorded searches of
+    32 samples (three classic and three parlett games) this saved 41% of the samples and
+    changed no choice."""
     clock: Callable[[], float] = time.perf_counter
     """What ``budget`` is counted in: wall time in a game. The strength benchmark passes
     its process's CPU time, so other work on the machine cannot change what it finds."""
