@@ -91,13 +91,14 @@ async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_i
                 raise AssertionError("a person acted for the computer holding their seat")
             except SeatHeld:
                 pass
+        manager.timing.minute = 10.0  # from now on time enough for the person's own move
         back = await session.join(ANN, "Ann")
         assert back.kind is EventKind.SEAT
         assert seat().stand_in is None
         assert seat().missed == 0
         # Their own turns are theirs again, with a timer.
-        await _until(lambda: session.view(None).current == me)
-        assert session.deadline is not None
+        # (the deadline is stored just after the commit that makes it their turn)
+        await _until(lambda: session.view(None).current == me and session.deadline is not None)
         legal = session.legal_actions(me)
         await session.apply(me, safe_action(session.view(me), legal))
         assert seat().stand_in is None
