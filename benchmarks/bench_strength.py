@@ -90,10 +90,6 @@ class Job:
     seed: int
     budget: float
 
-    @property
-    def key(self) -> tuple[str, str, int, float]:
-        return (self.pairing, self.preset, self.seed, self.budget)
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -111,9 +107,10 @@ class Outcome:
     departures: int
     """Hard moves that left the normal level's choice."""
 
-    @property
-    def key(self) -> tuple[str, str, int, float]:
-        return (self.pairing, self.preset, self.seed, self.budget)
+
+def _key(game: Job | Outcome) -> tuple[str, str, int, float]:
+    """What names one game across runs, so a resumed run skips the games it has."""
+    return (game.pairing, game.preset, game.seed, game.budget)
 
 
 def _player(level: str, budget: float) -> object:
@@ -327,17 +324,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             for g in range(count):
                 seed = args.seed * 100_000 + g
                 jobs.append(Job(pairing, name, g, seed, args.budget))
-    earlier = _load([args.out]) if args.out else []
-    done = {o.key for o in earlier}
+    earlier = {_key(o): o for o in _load([args.out])} if args.out else {}
+    todo = [j for j in jobs if _key(j) not in earlier]
     began = time.perf_counter()
-    outcomes = _play_all([j for j in jobs if j.key not in done], args.jobs, args.out)
+    outcomes = _play_all(todo, args.jobs, args.out)
     wall = time.perf_counter() - began
-    wanted = {j.key for j in jobs}
-    outcomes += [o for o in earlier if o.key in wanted]
+    outcomes += [earlier[_key(j)] for j in jobs if _key(j) in earlier]
     print(f"seed {args.seed}, hard budget {args.budget:g} s/move (CPU), jobs {args.jobs}")
-    resumed = len(done & wanted)
-    if resumed:
-        print(f"{len(jobs) - resumed} games played now, {resumed} read from {args.out}")
+    if len(todo) < len(jobs):
+        print(f"{len(todo)} games played now, {len(jobs) - len(todo)} read from {args.out}")
     _report(outcomes, pairings, presets)
     print(f"wall time {wall:.1f} s")
 

@@ -184,15 +184,11 @@ def dm_lacks_buttons(table: Table, user: User) -> Callable[[], bool]:
     return check
 
 
-def committed_after(table: Table, seq: int) -> Callable[[], bool]:
-    return lambda: any(e.seq > seq for e in table.events)
-
-
 async def applied(table: Table, seq: int, ix: Interaction) -> None:
     """Wait for the press or pick to commit; if it never does, say what the bot answered
     (a refusal comes as a private follow-up) rather than only that time ran out."""
     try:
-        await eventually(committed_after(table, seq), 30.0)
+        await eventually(lambda: any(e.seq > seq for e in table.events), 30.0)
     except AssertionError:
         said = [m.content for m in ix.messages]
         raise AssertionError(f"not applied after 30 s; the bot answered {said}") from None
