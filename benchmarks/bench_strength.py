@@ -17,8 +17,8 @@ per move are wall time.
 Every game is seeded (the deal from the game's seed, each player's choices from its own
 seeded generator), so a run is reproducible; who starts alternates from game to game. It
 prints each pairing's win rate with a 95% Wilson interval against its target, and the hard
-level's median and maximum time per move, with, per preset, the samples its searches could
-afford and how often they left the normal level's choice.
+level's median and maximum time per move, with, per preset, how many of its moves the
+budget cut short and how often its search left the normal level's choice.
 
 ``--pairings seer-normal`` measures a ceiling rather than a level (see ``SeerPlayer``); its
 row shows no target.
@@ -40,6 +40,7 @@ from pathlib import Path
 
 from bot.rummy import Action, Card, Discard, Game, GameView, full_pack, preset
 from bot.rummy.computer import (
+    DEFAULT_BUDGET,
     HardPlayer,
     NormalPlayer,
     make_player,
@@ -102,8 +103,10 @@ class Outcome:
     rounds: int
     seconds: float
     hard_moves: tuple[float, ...]
-    hard_samples: tuple[int, ...]
-    """Sampled deals of each hard move that searched (had more than one candidate)."""
+    hard_searched: tuple[int, ...]
+    """Candidates each hard move judged by its search (0: it kept the normal choice)."""
+    cut_short: int
+    """Hard moves whose budget ran out before every candidate was judged."""
     departures: int
     """Hard moves that left the normal level's choice."""
 
@@ -133,7 +136,8 @@ def play(job: Job) -> Outcome:
     rngs = {name: random.Random(f"{job.seed}:{name}") for name in names}
     game = Game.new(preset(job.preset), names, seed=job.seed)
     hard_moves: list[float] = []
-    hard_samples: list[int] = []
+    hard_searched: list[int] = []
+    cut_short = 0
     departures = 0
     start = time.perf_counter()
     for _ in range(MAX_ACTIONS):
@@ -148,8 +152,8 @@ def play(job: Job) -> Outcome:
         action = player.choose(game.view(current), legal, rngs[current])  # type: ignore[attr-defined]
         if isinstance(player, HardPlayer):
             hard_moves.append(time.perf_counter() - began)
-            if player.last_samples:
-                hard_samples.append(player.last_samples)
+            hard_searched.append(player.last_searched)
+            cut_short += player.last_cut_short
             departures += player.last_departed
         if action not in legal:
             raise AssertionError(f"{levels[current]} chose an illegal action: {action}")
@@ -164,7 +168,8 @@ def play(job: Job) -> Outcome:
         rounds=len(game.rounds),
         seconds=time.perf_counter() - start,
         hard_moves=tuple(hard_moves),
-        hard_samples=tuple(hard_samples),
+        hard_searched=tuple(hard_searched),
+        cut_short=cut_short,
         departures=departures,
     )
 
@@ -213,14 +218,15 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _print_search(name: str, outcomes: Sequence[Outcome]) -> None:
-    """How much the hard level's search could do: below five samples it keeps the normal
-    choice, so a budget that affords fewer plays as *normal*."""
-    samples = [n for o in outcomes for n in o.hard_samples]
+    """How much the hard level's search could do: a move whose budget ran out before every
+    candidate was judged chose among fewer, and with none judged it plays as *normal*."""
+    searched = [n for o in outcomes for n in o.hard_searched if n]
     moves = sum(len(o.hard_moves) for o in outcomes)
-    if samples:
+    if searched:
         print(
-            f"  hard in {name}: {len(samples)} of {moves} moves searched, median"
-            f" {statistics.median(samples):g} samples; left normal's choice in"
+            f"  hard in {name}: {len(searched)} of {moves} moves searched, median"
+            f" {statistics.median(searched):g} candidates; cut short by the budget"
+            f" {sum(o.cut_short for o in outcomes)}; left normal's choice in"
             f" {sum(o.departures for o in outcomes)}"
         )
 
@@ -234,7 +240,7 @@ def _load(paths: Sequence[str]) -> list[Outcome]:
         for line in Path(path).read_text().splitlines():
             if line.strip():
                 raw = json.loads(line)
-                for name in ("hard_moves", "hard_samples"):
+                for name in ("hard_moves", "hard_searched"):
                     raw[name] = tuple(raw[name])
                 outcomes.append(Outcome(**raw))
     return outcomes
@@ -299,7 +305,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per pairing and preset")
     parser.add_argument("--hard-games", type=int, default=4, help="games for hard-normal")
-    parser.add_argument("--budget", type=float, default=0.2, help="hard level, seconds a move")
+    parser.add_argument(
+        "--budget", type=float, default=DEFAULT_BUDGET, help="hard level, seconds a move"
+    )
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--pairings", default=",".join(TARGETS))
     parser.add_argument("--seed", type=int, default=2026)

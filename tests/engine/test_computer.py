@@ -34,15 +34,14 @@ from bot.rummy.computer import (
     Level,
     Memory,
     NormalPlayer,
-    _hopeless,
-    _significant,
+    _Lookahead,
+    _without,
     catch_up,
     choose_in_process,
     make_player,
     normal_action,
     observe,
     safe_action,
-    sample_world,
 )
 
 BULK_GAMES = int(os.environ.get("RUMMY_BULK_GAMES", "16"))
@@ -139,25 +138,40 @@ def _hard_turns(
         game.apply(action)
 
 
-def test_hard_searches_and_stays_legal_with_room_to_think() -> None:
-    """With room for five samples a move, a few turns of a three-player 500 game."""
-    game = Game.new(preset("500", jokers=True), ["ann", "bob", "cat"], seed=3)
-    hard = HardPlayer(budget=3.0, samples=5)
-    turns = _hard_turns(game, hard, random.Random(3), 24)
-    assert sum(hard.last_samples == 5 for _ in turns) >= 2
-
-
-def test_hard_says_when_it_left_the_normal_choice() -> None:
-    """The benchmark counts these: a search too short to gather five samples never leaves
-    the normal choice; one told to follow any gain does, and says so exactly then."""
-    for budget, z, departs in ((0.0, 2.0, False), (3.0, -100.0, True)):
-        game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
-        hard = HardPlayer(budget=budget, samples=5, margin=0.0, z=z)
-        departed = 0
-        for action, normal in _hard_turns(game, hard, random.Random(5), 20):
-            assert hard.last_departed == (action != normal)
+def test_hard_searches_its_candidates_and_says_when_it_left_the_normal_choice() -> None:
+    """With room to think, a few turns of a three-player 500 game: moves are searched, none
+    is cut short, some choices differ from *normal*'s and every one that does says so (the
+    benchmark counts them). With no time at all, every search is cut short at once and
+    hard plays exactly as *normal*."""
+    for budget in (60.0, 0.0):
+        game = Game.new(preset("500", jokers=True), ["ann", "bob", "cat"], seed=3)
+        hard = HardPlayer(budget=budget)
+        searched = departed = cut_short = 0
+        for action, normal in _hard_turns(game, hard, random.Random(3), 60):
+            assert hard.last_departed or action == normal
+            searched += hard.last_searched > 0
             departed += hard.last_departed
-        assert (departed > 0) is departs
+            cut_short += hard.last_cut_short
+        if budget:
+            assert searched
+            assert departed
+            assert not cut_short
+        else:
+            assert cut_short
+            assert not searched
+            assert not departed
+
+
+def test_hard_counts_its_budget_on_the_clock_it_is_given() -> None:
+    ticks = iter(range(10**6))
+    slow = HardPlayer(budget=3.0, clock=lambda: float(next(ticks)))  # a second a call
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
+    cut_short = 0
+    for action, normal in _hard_turns(game, slow, random.Random(5), 16):
+        assert slow.last_searched == 0
+        assert action == normal
+        cut_short += slow.last_cut_short
+    assert cut_short
 
 
 # --- they decide from their own view only ------------------------------------------------
@@ -194,9 +208,7 @@ def test_choices_depend_on_the_view_only(level: Level) -> None:
     for phase_step in range(2):
         choices = []
         for game in (first, second):
-            player = (
-                HardPlayer(budget=5.0, samples=5) if level is Level.HARD else make_player(level)
-            )
+            player = HardPlayer(budget=5.0) if level is Level.HARD else make_player(level)
             choices.append(player.choose(game.view("ann"), game.legal_actions(), random.Random(9)))
         assert choices[0] == choices[1]
         if phase_step == 0:
@@ -460,73 +472,71 @@ def test_a_choice_needs_legal_actions() -> None:
         NormalPlayer().choose(game.view("ann"), actions, random.Random(1))
 
 
+# --- the hard level's look one draw ahead ----------------------------------------------------
+
+
+def lookahead(game: Game, player: str, memory: Memory | None = None) -> _Lookahead:
+    hard = HardPlayer(budget=60.0, memory=memory or Memory())
+    return _Lookahead(game.view(player), hard, deadline=float("inf"))
+
+
 @pytest.mark.parametrize(
     "ruleset",
     [preset("classic"), preset("parlett", two_decks=True), preset("500", jokers=True)],
     ids=["classic", "parlett-2-decks", "500-jokers"],
 )
-def test_sampled_worlds_agree_with_the_view(ruleset: Ruleset) -> None:
-    """The hard level's guesses at the hidden cards: the viewer sees exactly what it saw,
-    every physical card is somewhere exactly once, and what an opponent is known to have
-    taken stays in that opponent's hand."""
+def test_the_look_ahead_averages_every_card_the_stock_may_give(ruleset: Ruleset) -> None:
+    """Its shortcut (one card of each value stands for all the cards that meld with
+    nothing) gives the plain average over every physical card it has not seen."""
     players = 4 if ruleset.two_decks_for_four_five else 3
     game = Game.new(ruleset, list(NAMES[:players]), seed=21)
-    pack = sorted(full_pack(ruleset.decks_for(players), ruleset.jokers_per_deck))
-    rng = random.Random(21)
     seats = {p: NormalPlayer() for p in game.players}
+    rng = random.Random(21)
+    checked = 0
     for step in range(120):
         current = game.current_player
         if current is None:
             break
         view = game.view(current)
-        if step % 7 == 0:
-            memory = seats[current].memory
-            world = sample_world(view, memory, random.Random(step))
-            assert world.view(current) == view
-            state = world.state
-            everywhere = [c for hand in state.hands for c in hand]
-            everywhere += state.stock + state.discard
-            everywhere += [p.card for m in state.melds for p in m.cards]
-            assert sorted(everywhere) == pack
-            for player, cards in memory.taken.items():
-                assert set(cards) <= set(world.hand(player))
-        action = seats[current].choose(view, game.legal_actions(), rng)
-        game.apply(action)
-    assert step > 20
+        if step % 5 == 0 and len(view.hand) > 1:
+            planner = lookahead(game, current, seats[current].memory)
+            hand = list(view.hand[1:])
+            cards = [c for c, copies in planner.odds() for _ in range(copies)]
+            plain = sum(planner.kept([*hand, c], None) for c in cards) / len(cards)
+            assert planner.expected(hand) == pytest.approx(plain)
+            checked += 1
+        game.apply(seats[current].choose(view, game.legal_actions(), rng))
+    assert checked >= 5
 
 
-def test_the_search_leaves_the_normal_choice_only_for_a_clear_gain() -> None:
-    clear = [[0.0, 5.0 + i % 2, 1.0] for i in range(6)]
-    assert _significant(clear, 0, margin=1.0, z=2.0) == 1
-    noisy = [[0.0, 30.0 if i % 2 else -25.0, 0.0] for i in range(6)]
-    assert _significant(noisy, 0, margin=1.0, z=2.0) == 0
-    assert _significant(clear[:4], 0, margin=1.0, z=2.0) == 0  # too few samples
-    assert _significant(clear, 1, margin=1.0, z=2.0) == 1  # the default is already best
+def test_the_look_ahead_leaves_out_cards_it_knows_are_not_in_the_stock() -> None:
+    """What an opponent took from the pile is in their hand, not the stock."""
+    game = Game.new(preset("classic"), ["ann", "bob"], seed=12)
+    ann = HardPlayer(budget=60.0)
+    game.apply(DrawStock())
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    thrown = game.view("ann").discard[-1]
+    game.apply(TakeDiscard(1))  # bob takes what ann threw
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Discard)))
+    catch_up(ann, game, "ann")
+    odds = lookahead(game, "ann", ann.memory).odds()
+    assert thrown.face not in {c.face for c, _ in odds}
+    view = game.view("ann")
+    pile = set(view.discard) | set(ann.memory.pile)  # the hidden part as remembered
+    assert sum(copies for _, copies in odds) == 52 - len(view.hand) - len(pile) - 1
 
 
-def test_the_search_gives_up_only_when_no_option_could_still_win() -> None:
-    worse = [[0.0, -4.0 - i % 3, -2.0 + i % 2] for i in range(8)]
-    assert _hopeless(worse, 0, margin=1.0, futility=1.0)
-    assert not _hopeless(worse[:7], 0, margin=1.0, futility=1.0)  # too few samples yet
-    assert not _hopeless(worse, 1, margin=1.0, futility=1.0)  # option 2 beats option 1
-    assert not _hopeless(worse, 0, margin=1.0, futility=float("inf"))  # never give up
-    spread = [[0.0, 20.0 if i % 2 else -22.0] for i in range(8)]  # mean -1, could be +6
-    assert not _hopeless(spread, 0, margin=1.0, futility=1.0)
-    assert not _hopeless([[0.0]] * 8, 0, margin=1.0, futility=1.0)  # nothing to compare
-
-
-def test_hard_stops_a_search_that_cannot_change_its_mind_and_counts_its_own_clock() -> None:
-    """Given ten samples a move, some searches end sooner because every option is
-    clearly no better than the normal choice; with no giving up, none end sooner."""
-    for futility, early in ((1.0, True), (float("inf"), False)):
-        game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
-        hard = HardPlayer(budget=60.0, samples=10, futility=futility)
-        counts = [hard.last_samples for _ in _hard_turns(game, hard, random.Random(5), 12)]
-        searched = [n for n in counts if n]
-        assert searched
-        assert any(n < 10 for n in searched) is early
-        assert all(n >= 8 for n in searched)
-    ticks = iter(range(10**6))
-    slow = HardPlayer(budget=3.0, clock=lambda: float(next(ticks)))  # a second a call
-    game = Game.new(preset("classic"), ["ann", "bob"], seed=5)
-    assert all(slow.last_samples <= 2 for _ in _hard_turns(game, slow, random.Random(5), 16))
+def test_hard_keeps_the_cards_with_more_ways_to_meld() -> None:
+    """7♥ 7♣ 9♣ J♣ beside a run: throwing the jack keeps three draws that meld (7♦, 7♠,
+    8♣) and leaves the least if caught; throwing a seven keeps two (8♣, 10♣)."""
+    game = rigged(preset("classic"), "2s 3s 4s 7h 7c 9c Jc", "Kd", "5s")
+    assert game.current_player == "ann"
+    game.apply(DrawStock())
+    view, legal = game.view("ann"), game.legal_actions()
+    planner = lookahead(game, "ann")
+    hand = list(view.hand)
+    worth = {c: planner.expected(_without(hand, c)) for c in parse_cards("7h 7c 9c Jc")}
+    assert max(worth, key=worth.__getitem__) == Card.parse("Jc")
+    assert HardPlayer(budget=60.0).choose(view, legal, random.Random(1)) == Discard(
+        Card.parse("Jc")
+    )
