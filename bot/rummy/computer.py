@@ -96,14 +96,26 @@ def _loose(hand: Sequence[Card], ruleset: Ruleset) -> list[Card]:
         for other in hand:
             if other is card or other.is_joker or other.face == card.face:
                 continue
-            if other.rank == card.rank or (
-                other.suit == card.suit and _distance(card, other, ruleset) <= 2
-            ):
+            if _partners(card, other, ruleset):
                 partner = True
                 break
         if not partner:
             found.append(card)
     return found
+
+
+def _partners(a: Card, b: Card, ruleset: Ruleset) -> bool:
+    """Whether two natural cards could stand in one meld: the same rank, or the same suit
+    within two places."""
+    return a.rank == b.rank or (a.suit == b.suit and _distance(a, b, ruleset) <= 2)
+
+
+_HandKey = tuple[tuple[int, int, int], ...]
+
+
+def _hand_key(cards: Iterable[Card]) -> _HandKey:
+    """The same key for the same cards in any order."""
+    return tuple(sorted(c.sort_key for c in cards))
 
 
 def _distance(a: Card, b: Card, ruleset: Ruleset) -> int:
@@ -375,7 +387,7 @@ class _Planner:
         self.hand = list(view.hand)
         self.melds = view.melds
         self._unseen: list[Card] | None = None
-        self._hopeful: dict[tuple[tuple[int, int, int], ...], int] = {}
+        self._hopeful: dict[_HandKey, int] = {}
         self._unseen_faces: set[tuple[int, Suit | None]] | None = None
 
     # --- values ----------------------------------------------------------------------------
@@ -402,7 +414,7 @@ class _Planner:
     def hopeful(self, left: Sequence[Card]) -> int:
         """The value of the loose cards that one unseen card would turn into a meld with
         another loose card (a pair, or two cards of a suit one or two places apart)."""
-        key = tuple(sorted(c.sort_key for c in left))
+        key = _hand_key(left)
         found = self._hopeful.get(key)
         if found is None:
             found = self._hopeful[key] = sum(_value(c, self.ruleset) for c in self.live(left))
@@ -798,8 +810,8 @@ class _Lookahead(_Planner):
         self.departed = False
         self.searched = 0
         self.cut_short = False
-        self._kept: dict[tuple[tuple[tuple[int, int, int], ...], Card | None], float] = {}
-        self._arranged: dict[tuple[tuple[int, int, int], ...], Arrangement] = {}
+        self._kept: dict[tuple[_HandKey, Card | None], float] = {}
+        self._arranged: dict[_HandKey, Arrangement] = {}
         self._odds: list[tuple[Card, int]] | None = None
         self._bonus: float | None = None
 
@@ -867,7 +879,7 @@ class _Lookahead(_Planner):
     def kept(self, hand: list[Card], no_discard: Card | None) -> float:
         """The worth of ``hand`` (one card over) after its best discard, or of going out;
         only loose cards of its best arrangement are weighed as the discard."""
-        key = (tuple(sorted(c.sort_key for c in hand)), no_discard)
+        key = (_hand_key(hand), no_discard)
         found = self._kept.get(key)
         if found is not None:
             return found
@@ -889,7 +901,7 @@ class _Lookahead(_Planner):
     def arrange(self, hand: Sequence[Card]) -> Arrangement:
         """The best arrangement of ``hand`` with the table as it is; hands recur from one
         candidate to the next (throw one card and draw another), so each is solved once."""
-        key = tuple(sorted(c.sort_key for c in hand))
+        key = _hand_key(hand)
         found = self._arranged.get(key)
         if found is None:
             found = self._arranged[key] = solve(hand, self.ruleset, self.melds)
@@ -918,13 +930,8 @@ class _Lookahead(_Planner):
         return self._bonus
 
     def _related(self, card: Card, hand: Sequence[Card]) -> bool:
-        if card.is_joker:
+        if card.is_joker or any(o.is_joker or _partners(card, o, self.ruleset) for o in hand):
             return True
-        for other in hand:
-            if other.is_joker or other.rank == card.rank:
-                return True
-            if other.suit == card.suit and _distance(card, other, self.ruleset) <= 2:
-                return True
         return any(_fits(card, meld, self.ruleset) for meld in self.melds)
 
 
