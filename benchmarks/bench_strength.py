@@ -5,7 +5,8 @@ Run: .venv/bin/python benchmarks/bench_strength.py [--games N] [--hard-games N]
      [--out FILE.jsonl] [--report FILE.jsonl ...]
 
 The defaults fit `make bench` (a few minutes); the full run of the strength targets is
-``--games 400 --hard-games 400 --budget 0.8`` (most of a day on two cores for the hard games).
+``--games 400 --hard-games 400 --budget 0.8`` (the hard games take about two hours on two
+cores).
 A run that long goes to ``--out``: each finished game is appended as one line, and the same
 command run again plays only the games the file lacks, so it can be stopped and resumed
 (``nice`` keeps it out of the way). ``--report`` pools such files and prints the table.
