@@ -773,7 +773,8 @@ class HardPlayer:
     its process's CPU time, so other work on the machine cannot change what it finds."""
     normal: NormalPlayer = field(default_factory=NormalPlayer)
     last_departed: bool = False
-    """Whether the last choice differed from the normal level's (for benchmarks)."""
+    """Whether the search overrode the normal level's draw or discard in the last move (for
+    benchmarks); a move that differs from the normal level's choice always did."""
     last_searched: int = 0
     """Candidates the last move judged by its search (for benchmarks)."""
     last_cut_short: bool = False
@@ -803,8 +804,7 @@ class _Lookahead(_Planner):
     """*normal*'s planner whose draws and discards are judged one draw ahead."""
 
     def __init__(self, view: GameView, hard: HardPlayer, deadline: float) -> None:
-        hard.normal.memory = hard.memory
-        super().__init__(view, hard.normal)
+        super().__init__(view, replace(hard.normal, memory=hard.memory))
         self.hard = hard
         self.deadline = deadline
         self.departed = False
