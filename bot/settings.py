@@ -133,15 +133,21 @@ def _url(name: str, text: str, schemes: tuple[str, ...]) -> str | None:
     return url
 
 
+def _whole_number(text: str) -> int | None:
+    """The whole number ``text`` spells (spaces around it allowed), or None; each setting
+    words its own refusal, so this only reads."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
 def _guild_id(text: str) -> int | None:
     if not text.strip():
         return None
-    try:
-        guild_id = int(text.strip())
-    except ValueError:
-        raise SettingsError(
-            f"DEV_GUILD_ID must be a server id (a whole number), not {text!r}"
-        ) from None
+    guild_id = _whole_number(text)
+    if guild_id is None:
+        raise SettingsError(f"DEV_GUILD_ID must be a server id (a whole number), not {text!r}")
     if guild_id <= 0:
         raise SettingsError(f"DEV_GUILD_ID must be a positive server id, not {text!r}")
     return guild_id
@@ -150,11 +156,8 @@ def _guild_id(text: str) -> int | None:
 def _workers(text: str) -> int:
     if not text.strip():
         return default_hard_workers()
-    try:
-        workers = int(text.strip())
-    except ValueError:
-        workers = 0
-    if not 1 <= workers <= MAX_HARD_WORKERS:
+    workers = _whole_number(text)
+    if workers is None or not 1 <= workers <= MAX_HARD_WORKERS:
         raise SettingsError(
             f"HARD_PLAYER_WORKERS must be a whole number from 1 to {MAX_HARD_WORKERS}, not {text!r}"
         )

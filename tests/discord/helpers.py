@@ -20,6 +20,7 @@ from bot.sessions import Brains, Committed, Session, SessionManager, SessionStat
 from cogs import EXTENSIONS
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
+from tests.waiting import eventually
 
 HAND_LINE = re.compile(r"^Your hand \((\d+)\): (.*)$", re.M)
 
@@ -194,14 +195,6 @@ def cog_problems() -> Iterator[list[logging.LogRecord]]:
     if handler.records:
         text = "\n".join(logging.Formatter().format(r) for r in handler.records)
         pytest.fail(f"the bot logged problems:\n{text}", pytrace=False)
-
-
-async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not check():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.02)
 
 
 def dm_shows(table: Table, user: User, hand: tuple[Card, ...]) -> Callable[[], bool]:

@@ -9,7 +9,8 @@ import discord
 import pytest
 
 from bot.sessions import SessionStatus
-from tests.discord.helpers import Bots, Table, bots, cog_problems, eventually
+from tests.discord.helpers import Bots, Table, bots, cog_problems
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

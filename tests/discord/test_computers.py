@@ -13,9 +13,9 @@ from tests.discord.helpers import (
     bots,
     cog_problems,
     dm_shows,
-    eventually,
     on_turn,
 )
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

@@ -15,9 +15,9 @@ from tests.discord.helpers import (
     cog_problems,
     deal,
     dm_has,
-    eventually,
     play_to_end,
 )
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

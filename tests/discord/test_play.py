@@ -19,10 +19,10 @@ from tests.discord.helpers import (
     dm_exists,
     dm_has,
     dm_shows,
-    eventually,
     on_turn,
     play_to_end,
 )
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

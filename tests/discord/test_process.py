@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, User
-from tests.discord.helpers import eventually
+from tests.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "Your hand"

@@ -18,9 +18,9 @@ from tests.discord.helpers import (
     bots,
     cog_problems,
     dm_has,
-    eventually,
     hand_of,
 )
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

@@ -13,9 +13,9 @@ from tests.discord.helpers import (
     cog_problems,
     deal,
     dm_exists,
-    eventually,
     hand_of,
 )
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

@@ -9,7 +9,8 @@ import logging
 
 from bot.sessions import Brains, SessionStatus
 from tests.discord.fake import FakeDiscord
-from tests.discord.helpers import Bots, bots, cog_problems, deal, eventually
+from tests.discord.helpers import Bots, bots, cog_problems, deal
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

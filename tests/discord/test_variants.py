@@ -9,7 +9,8 @@ from collections.abc import Callable
 from bot.rummy import preset
 from bot.sessions import SessionStatus
 from tests.discord.fake import FakeDiscord
-from tests.discord.helpers import Bots, Strategy, Table, bots, cog_problems, eventually, play_turn
+from tests.discord.helpers import Bots, Strategy, Table, bots, cog_problems, play_turn
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 

@@ -4,7 +4,6 @@ after a restart; a game with one counts in the league but moves no rating."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import NoReturn
@@ -13,14 +12,7 @@ from bot.rummy import preset
 from bot.rummy.computer import safe_action
 from bot.sessions import Brains, Session, SessionManager, SessionStatus
 from tests.storage.conftest import ANN, CHANNEL, GUILD
-
-
-async def _until(check: Callable[[], bool], timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.005)
+from tests.waiting import eventually
 
 
 def _mine_or_over(session: Session) -> bool:
@@ -58,7 +50,7 @@ async def test_three_computers_and_a_person_play_to_the_end(db_path: Path) -> No
         computer_moves = 0
         while session.status is SessionStatus.ACTIVE:
             before = session.seq
-            await _until(lambda: _mine_or_over(session))
+            await eventually(lambda: _mine_or_over(session))
             computer_moves += session.seq - before
             await _play_my_turn(session)
         assert session.status is SessionStatus.FINISHED
@@ -80,7 +72,7 @@ async def test_a_hard_players_pool_starts_with_the_game_not_on_its_first_move(
     manager = await SessionManager.open(db_path, brains=brains)
     try:
         await _table(manager, ["hard"])
-        await _until(lambda: brains.warmed)
+        await eventually(lambda: brains.warmed)
         assert not brains.hard_times
     finally:
         await manager.close()
@@ -101,8 +93,8 @@ async def test_a_hard_player_thinks_in_the_pool_while_the_loop_runs_on(db_path: 
                 ticks += 1
 
         ticker = asyncio.create_task(tick())
-        await _until(lambda: len(brains.hard_times) >= 2 or _mine_or_over(session))
-        await _until(lambda: _mine_or_over(session))
+        await eventually(lambda: len(brains.hard_times) >= 2 or _mine_or_over(session))
+        await eventually(lambda: _mine_or_over(session))
         ticker.cancel()
         assert brains.hard_times
         # The loop went on ticking while the hard player searched in its own process.
@@ -127,7 +119,7 @@ async def test_a_computer_to_move_moves_after_a_restart(db_path: Path) -> None:
         assert await again.load_active() == 1
         loaded = again.get(CHANNEL)
         assert loaded is not None
-        await _until(lambda: _mine_or_over(loaded))
+        await eventually(lambda: _mine_or_over(loaded))
         assert loaded.seq > seq
     finally:
         await again.close()
@@ -146,7 +138,7 @@ async def test_a_computer_whose_thinking_fails_still_moves_safely(db_path: Path)
         session = await _table(manager, ["hard"])
         await _play_my_turn(session)
         seq = session.seq
-        await _until(lambda: _mine_or_over(session))
+        await eventually(lambda: _mine_or_over(session))
         assert session.seq >= seq + 2  # a draw and a discard, the timer's safe way
     finally:
         await manager.close()

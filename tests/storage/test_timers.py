@@ -5,7 +5,6 @@ stored, so one that passed while the bot was down fires at start-up."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 from bot.rummy import preset
@@ -21,14 +20,7 @@ from bot.sessions import (
     SessionStatus,
 )
 from tests.storage.conftest import ANN, BOB, CHANNEL, GUILD
-
-
-async def _until(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.005)
+from tests.waiting import eventually
 
 
 async def _open(manager: SessionManager, *, computer: bool) -> Session:
@@ -69,7 +61,7 @@ async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_i
             return next(s for s in session.seats if s.player_id == me)
 
         # Listeners hear of a commit after it is done: wait for the event, not the seat.
-        await _until(lambda: any(e.kind is EventKind.SEAT and e.actor == me for e in events))
+        await eventually(lambda: any(e.kind is EventKind.SEAT and e.actor == me for e in events))
         assert seat().stand_in == "normal"
         mine = [e for e in events if e.actor == me]
         handed = next(i for i, e in enumerate(mine) if e.kind is EventKind.SEAT)
@@ -82,7 +74,7 @@ async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_i
         assert not any(e.timed for e in mine[handed:])
         # The computer plays the seat now; the person may not act for it meanwhile.
         seq = session.seq
-        await _until(lambda: session.seq >= seq + 4)
+        await eventually(lambda: session.seq >= seq + 4)
         assert session.deadline is None or session.view(None).current != me
         if session.view(None).current == me:
             legal = session.legal_actions(me)
@@ -98,7 +90,7 @@ async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_i
         assert seat().missed == 0
         # Their own turns are theirs again, with a timer.
         # (the deadline is stored just after the commit that makes it their turn)
-        await _until(lambda: session.view(None).current == me and session.deadline is not None)
+        await eventually(lambda: session.view(None).current == me and session.deadline is not None)
         legal = session.legal_actions(me)
         await session.apply(me, safe_action(session.view(me), legal))
         assert seat().stand_in is None
@@ -138,7 +130,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start_up(
         def seat() -> Seat:
             return next(s for s in loaded.seats if s.player_id == absent)
 
-        await _until(lambda: seat().missed == 1)
+        await eventually(lambda: seat().missed == 1)
         assert loaded.seq >= seq + 2
         assert loaded.status is SessionStatus.ACTIVE
         assert loaded.view(None).current != absent

@@ -1,0 +1,21 @@
+"""Waiting for something a running bot or session does in its own time.
+
+Tests poll for the state they expect instead of sleeping a fixed time: they finish as soon
+as the code does, and stay patient on a loaded two-core machine running tests in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Return once ``check()`` holds; fail the test if it does not within ``timeout``
+    seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
