@@ -10,7 +10,8 @@ comparing the views it is shown, so it needs no access to the game.
   part of the pile) when that improves its best arrangement, plays its best arrangement,
   keeps cards that are one draw from a meld, and avoids feeding the next player.
 - *hard* plans like *normal*, but judges its draws and discards by every card the stock
-  may give it next, within a time budget per move.
+  may give it next, within a time budget per move; and in parlett, late in a round, a hand
+  still far from going out lays its melds down instead of risking being caught with them.
 
 Players are small picklable objects, so a move can be chosen in a worker process with
 :func:`choose_in_process`; they hold no random generator of their own (one is passed in).
@@ -761,7 +762,14 @@ class HardPlayer:
     parlett games against *normal*.
 
     Candidates are searched in *normal*'s order within ``budget`` seconds; when time runs
-    out, the best one searched so far (at least *normal*'s choice) is played."""
+    out, the best one searched so far (at least *normal*'s choice) is played.
+
+    It also cuts its losses: *normal* keeps its melds in hand until it can go out, so a
+    round is a race whose loser pays for every card held, melds included, about two thirds
+    of parlett's 100-point target. Once every player has had ``cut_after`` turns in the
+    round, *hard* with ``cut_left`` or more loose cards lays its melds down: the rounds it
+    loses then cost it little, and it still wins the full hand of an opponent who held on.
+    Measured in parlett only so far; the other presets keep *normal*'s holding."""
 
     budget: float = DEFAULT_BUDGET
     level: Level = Level.HARD
@@ -772,6 +780,11 @@ class HardPlayer:
     """What ``budget`` is counted in: wall time in a game. The strength benchmark passes
     its process's CPU time, so other work on the machine cannot change what it finds."""
     normal: NormalPlayer = field(default_factory=NormalPlayer)
+    cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4})
+    """Turns each, by preset name, after which a hand far from going out lays its melds
+    down (a preset not named here never does)."""
+    cut_left: int = 4
+    """Loose cards that make a hand far from going out."""
     last_departed: bool = False
     """Whether the search overrode the normal level's draw or discard in the last move (for
     benchmarks); a move that differs from the normal level's choice always did."""
@@ -854,6 +867,17 @@ class _Lookahead(_Planner):
         choice = best[1] if best is not None else ranked[0]
         self.departed = choice != ranked[0]
         return choice
+
+    def _hold(self) -> bool:
+        """*normal*'s holding, until the hand is far from going out late in the round (see
+        :class:`HardPlayer`)."""
+        if not super()._hold():
+            return False
+        after = self.hard.cut_after.get(self.ruleset.name)
+        if after is None:
+            return True
+        turns = self.view.turn_in_round // len(self.view.seats)
+        return turns < after or len(self.arrange(self.hand).left) < self.hard.cut_left
 
     def expected(self, hand: list[Card]) -> float:
         """The average worth of ``hand`` after the next card from the stock and the best
