@@ -542,10 +542,10 @@ def test_hard_keeps_the_cards_with_more_ways_to_meld() -> None:
     )
 
 
-def _late_in_parlett(turns_each: int) -> Game:
+def _late_in(name: str, turns_each: int) -> Game:
     """ann holds a run and four cards that meld with nothing; every player has drawn and
     thrown back the same card ``turns_each`` times, and ann has just drawn."""
-    game = rigged(preset("parlett"), "6s 7s 8s 2h 5d Jc Kh", "Qd", "")
+    game = rigged(preset(name), "6s 7s 8s 2h 5d Jc Kh", "Qd", "")
     for _ in range(turns_each * len(game.players)):
         game.apply(DrawStock())
         game.apply(Discard(game.view(game.current_player or "").drawn[0]))
@@ -565,7 +565,7 @@ def test_hard_far_from_going_out_late_in_a_parlett_round_lays_its_melds_down(
     """ann holds five loose cards with the card she drew. Caught holding the run, its cards
     would count against her; *normal* holds it all the same, and so does *hard* earlier in
     the round, or when five loose cards are not far from going out (``cut_left``)."""
-    game = _late_in_parlett(turns_each)
+    game = _late_in("parlett", turns_each)
     view, legal = game.view("ann"), game.legal_actions()
     hard = HardPlayer(budget=60.0, cut_left=cut_left).choose(view, legal, random.Random(1))
     normal = NormalPlayer().choose(view, legal, random.Random(1))
@@ -573,3 +573,10 @@ def test_hard_far_from_going_out_late_in_a_parlett_round_lays_its_melds_down(
     assert isinstance(hard, Meld) is lays_down
     if isinstance(hard, Meld):
         assert sorted(c.face_text for c in hard.cards) == ["6♠", "7♠", "8♠"]
+
+
+def test_hard_keeps_holding_late_in_a_classic_round() -> None:
+    """The same hand in classic: the rule is kept to the presets where it was measured."""
+    game = _late_in("classic", 4)
+    view, legal = game.view("ann"), game.legal_actions()
+    assert isinstance(HardPlayer(budget=60.0).choose(view, legal, random.Random(1)), Discard)
