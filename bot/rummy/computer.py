@@ -766,12 +766,13 @@ class HardPlayer:
     out, the best one searched so far (at least *normal*'s choice) is played.
 
     It also cuts its losses: *normal* keeps its melds in hand until it can go out, so a
-    round is a race whose loser pays for every card held, melds included, about two thirds
-    of parlett's 100-point target. Once every player has had ``cut_after`` turns in the
-    round, *hard* with ``cut_left`` or more loose cards lays its melds down: the rounds it
-    loses then cost it little, and it still wins the full hand of an opponent who held on.
-    In Rummy 500 melds on the table even score for it. Its rounds are longer, so the rule
-    waits for ten turns each there, four in parlett; classic keeps *normal*'s holding."""
+    round is a race whose loser pays for every card held, melds included: about 60 of
+    parlett's 100-point target. From the round's turn ``cut_after`` times the number
+    of players on, *hard* with ``cut_left`` or more loose cards lays its melds down: the
+    rounds it loses then cost it little, and it still wins the full hand of an opponent
+    who held on. In Rummy 500 melds on the table even score for it. Its rounds are longer,
+    so the rule waits for ten turns a player there, four in parlett; classic keeps
+    *normal*'s holding."""
 
     budget: float = DEFAULT_BUDGET
     level: Level = Level.HARD
@@ -783,7 +784,7 @@ class HardPlayer:
     its process's CPU time, so other work on the machine cannot change what it finds."""
     normal: NormalPlayer = field(default_factory=NormalPlayer)
     cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4, "500": 10})
-    """Turns each, by preset name, after which a hand far from going out lays its melds
+    """Turns a player, by preset name, from which a hand far from going out lays its melds
     down (a preset not named here never does)."""
     cut_left: int = 4
     """Loose cards that make a hand far from going out."""
@@ -878,8 +879,8 @@ class _Lookahead(_Planner):
         after = self.hard.cut_after.get(self.ruleset.name)
         if after is None:
             return True
-        turns = self.view.turn_in_round // len(self.view.seats)
-        return turns < after or len(self.arrange(self.hand).left) < self.hard.cut_left
+        late = self.view.turn_in_round >= after * len(self.view.seats)
+        return not late or len(self.arrange(self.hand).left) < self.hard.cut_left
 
     def expected(self, hand: list[Card]) -> float:
         """The average worth of ``hand`` after the next card from the stock and the best
