@@ -10,9 +10,8 @@ comparing the views it is shown, so it needs no access to the game.
   part of the pile) when that improves its best arrangement, plays its best arrangement,
   keeps cards that are one draw from a meld, and avoids feeding the next player.
 - *hard* plans like *normal*, but judges its draws and discards by every card the stock
-  may give it next, within a time budget per move; and in parlett and Rummy 500, late in a
-  round, a hand still far from going out lays its melds down instead of risking being
-  caught with them.
+  may give it next, within a time budget per move; and in parlett, late in a round, a hand
+  still far from going out lays its melds down instead of risking being caught with them.
 
 Players are small picklable objects, so a move can be chosen in a worker process with
 :func:`choose_in_process`; they hold no random generator of their own (one is passed in).
@@ -770,9 +769,8 @@ class HardPlayer:
     parlett's 100-point target. From the round's turn ``cut_after`` times the number
     of players on, *hard* with ``cut_left`` or more loose cards lays its melds down: the
     rounds it loses then cost it little, and it still wins the full hand of an opponent
-    who held on. In Rummy 500 melds on the table even score for it. Its rounds are longer,
-    so the rule waits for ten turns a player there, four in parlett; classic keeps
-    *normal*'s holding."""
+    who held on. It is measured in parlett, where it waits for four turns a player; in
+    classic and Rummy 500 *hard* keeps *normal*'s holding."""
 
     budget: float = DEFAULT_BUDGET
     level: Level = Level.HARD
@@ -783,7 +781,7 @@ class HardPlayer:
     """What ``budget`` is counted in: wall time in a game. The strength benchmark passes
     its process's CPU time, so other work on the machine cannot change what it finds."""
     normal: NormalPlayer = field(default_factory=NormalPlayer)
-    cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4, "500": 10})
+    cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4})
     """Turns a player, by preset name, from which a hand far from going out lays its melds
     down (a preset not named here never does)."""
     cut_left: int = 4
