@@ -815,7 +815,8 @@ class _OutOfTime(Exception):
 
 
 class _Lookahead(_Planner):
-    """*normal*'s planner whose draws and discards are judged one draw ahead."""
+    """*normal*'s planner whose draws and discards are judged one draw ahead, and whose
+    holding gives way late in a round (:class:`HardPlayer` says when)."""
 
     def __init__(self, view: GameView, hard: HardPlayer, deadline: float) -> None:
         super().__init__(view, replace(hard.normal, memory=hard.memory))
