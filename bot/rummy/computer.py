@@ -769,8 +769,11 @@ class HardPlayer:
     parlett's 100-point target. From the round's turn ``cut_after`` times the number
     of players on, *hard* with ``cut_left`` or more loose cards lays its melds down: the
     rounds it loses then cost it little, and it still wins the full hand of an opponent
-    who held on. It is measured in parlett, where it waits for four turns a player; in
-    classic and Rummy 500 *hard* keeps *normal*'s holding."""
+    who held on. In Rummy 500 a meld caught in hand swings twice its value, since laid
+    down it would have scored for its player; but every meld on the table also lets the
+    opponent lay off and take the pile deep. It is measured in parlett, where it waits for
+    four turns a player, and in Rummy 500, seven (five and ten did worse in scratch runs;
+    by ten, most rounds have ended); in classic *hard* keeps *normal*'s holding."""
 
     budget: float = DEFAULT_BUDGET
     level: Level = Level.HARD
@@ -781,7 +784,7 @@ class HardPlayer:
     """What ``budget`` is counted in: wall time in a game. The strength benchmark passes
     its process's CPU time, so other work on the machine cannot change what it finds."""
     normal: NormalPlayer = field(default_factory=NormalPlayer)
-    cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4})
+    cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4, "500": 7})
     """Turns a player, by preset name, from which a hand far from going out lays its melds
     down (a preset not named here never does)."""
     cut_left: int = 4

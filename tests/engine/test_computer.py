@@ -555,17 +555,32 @@ def _late_in(name: str, turns_each: int) -> Game:
 
 
 @pytest.mark.parametrize(
-    ("turns_each", "cut_left", "lays_down"),
-    [(3, 4, False), (4, 4, True), (4, 6, False)],
-    ids=["early", "late-and-far", "late-but-close-enough"],
+    ("name", "turns_each", "cut_left", "lays_down"),
+    [
+        ("parlett", 3, 4, False),
+        ("parlett", 4, 4, True),
+        ("parlett", 4, 6, False),
+        ("500", 6, 4, False),
+        ("500", 7, 4, True),
+        ("500", 7, 6, False),
+    ],
+    ids=[
+        "parlett-early",
+        "parlett-late-and-far",
+        "parlett-late-but-close-enough",
+        "500-early",
+        "500-late-and-far",
+        "500-late-but-close-enough",
+    ],
 )
-def test_hard_far_from_going_out_late_in_a_parlett_round_lays_its_melds_down(
-    turns_each: int, cut_left: int, lays_down: bool
+def test_hard_far_from_going_out_late_in_a_round_lays_its_melds_down(
+    name: str, turns_each: int, cut_left: int, lays_down: bool
 ) -> None:
     """ann holds five loose cards with the card she drew. Caught holding the run, its cards
     would count against her; *normal* holds it all the same, and so does *hard* earlier in
-    the round, or when five loose cards are not far from going out (``cut_left``)."""
-    game = _late_in("parlett", turns_each)
+    the round (four turns a player in parlett, seven in Rummy 500), or when five loose
+    cards are not far from going out (``cut_left``)."""
+    game = _late_in(name, turns_each)
     view, legal = game.view("ann"), game.legal_actions()
     hard = HardPlayer(budget=60.0, cut_left=cut_left).choose(view, legal, random.Random(1))
     normal = NormalPlayer().choose(view, legal, random.Random(1))
