@@ -10,8 +10,9 @@ comparing the views it is shown, so it needs no access to the game.
   part of the pile) when that improves its best arrangement, plays its best arrangement,
   keeps cards that are one draw from a meld, and avoids feeding the next player.
 - *hard* plans like *normal*, but judges its draws and discards by every card the stock
-  may give it next, within a time budget per move; and in parlett, late in a round, a hand
-  still far from going out lays its melds down instead of risking being caught with them.
+  may give it next, within a time budget per move; and in parlett and Rummy 500, late in a
+  round, a hand still far from going out lays its melds down instead of risking being
+  caught with them.
 
 Players are small picklable objects, so a move can be chosen in a worker process with
 :func:`choose_in_process`; they hold no random generator of their own (one is passed in).
