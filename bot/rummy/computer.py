@@ -10,9 +10,10 @@ comparing the views it is shown, so it needs no access to the game.
   part of the pile) when that improves its best arrangement, plays its best arrangement,
   keeps cards that are one draw from a meld, and avoids feeding the next player.
 - *hard* plans like *normal*, but judges its draws and discards by every card the stock
-  may give it next, within a time budget per move; and in parlett and Rummy 500, late in a
-  round, a hand still far from going out lays its melds down instead of risking being
-  caught with them.
+  may give it next, within a time budget per move; in Rummy 500 it also minds the cards
+  of the pile a discard would let the next player dig down to; and in parlett and Rummy
+  500, late in a round, a hand still far from going out lays its melds down instead of
+  risking being caught with them.
 
 Players are small picklable objects, so a move can be chosen in a worker process with
 :func:`choose_in_process`; they hold no random generator of their own (one is passed in).
@@ -607,25 +608,35 @@ class _Planner:
         fits = [m.id for m in self.melds if _fits(card, m, self.ruleset)]
         if fits:
             return 1.0 + (1.0 if extended.intersection(fits) else 0.0)
+        odds = self._held_odds()
+        odds.update({c.face: 1.0 for c in taken if not c.is_joker})
+        return min(1.0, _meld_odds(card, odds, self.ruleset))
+
+    def _held_odds(self) -> dict[tuple[int, Suit | None], float]:
+        """The chance that the next player holds each unseen card (jokers left out)."""
         unseen = self.unseen()
         seats = [s for s in self.view.seats if s.player != self.view.viewer]
         size = seats[0].hand_size if len(seats) == 1 else max(s.hand_size for s in seats)
         chance = min(1.0, size / max(1, len(unseen)))
-        odds = {c.face: chance for c in unseen if not c.is_joker}
-        odds.update({c.face: 1.0 for c in taken if not c.is_joker})
-        total = 0.0
-        rank, suit = card.rank, card.suit
-        same_rank = [odds[(rank, s)] for s in Suit if s != suit and (rank, s) in odds]
-        for i, p in enumerate(same_rank):
-            for q in same_rank[i + 1 :]:
-                total += p * q
-        top = HIGH_ACE if self.ruleset.ace_high else KING
-        for pos in sorted(_positions(card, self.ruleset)):
-            for a, b in ((pos - 2, pos - 1), (pos - 1, pos + 1), (pos + 1, pos + 2)):
-                pa = odds.get((ACE if a == HIGH_ACE else a, suit), 0.0) if 1 <= a <= top else 0.0
-                pb = odds.get((ACE if b == HIGH_ACE else b, suit), 0.0) if 1 <= b <= top else 0.0
-                total += pa * pb
-        return min(1.0, total)
+        return {c.face: chance for c in unseen if not c.is_joker}
+
+
+def _meld_odds(card: Card, odds: dict[tuple[int, Suit | None], float], ruleset: Ruleset) -> float:
+    """The expected number of pairs of cards that make a meld of three with ``card``, when
+    each face is to hand with its chance in ``odds``."""
+    total = 0.0
+    rank, suit = card.rank, card.suit
+    same_rank = [odds[(rank, s)] for s in Suit if s != suit and (rank, s) in odds]
+    for i, p in enumerate(same_rank):
+        for q in same_rank[i + 1 :]:
+            total += p * q
+    top = HIGH_ACE if ruleset.ace_high else KING
+    for pos in sorted(_positions(card, ruleset)):
+        for a, b in ((pos - 2, pos - 1), (pos - 1, pos + 1), (pos + 1, pos + 2)):
+            pa = odds.get((ACE if a == HIGH_ACE else a, suit), 0.0) if 1 <= a <= top else 0.0
+            pb = odds.get((ACE if b == HIGH_ACE else b, suit), 0.0) if 1 <= b <= top else 0.0
+            total += pa * pb
+    return total
 
 
 def _distinct(cards: Iterable[Card]) -> list[Card]:
@@ -765,6 +776,12 @@ class HardPlayer:
     Candidates are searched in *normal*'s order within ``budget`` seconds; when time runs
     out, the best one searched so far (at least *normal*'s choice) is played.
 
+    In Rummy 500 the search also minds the pile, all of it in view: the next player may dig
+    down to any card they meld at once and take everything above it, so a discard that
+    melds with two cards of the pile hands them that dig for sure. *normal* counts only the
+    cards an opponent may hold; weighing the pile too won 65.2% of 400 games against
+    *normal*, where *hard* without it won 59.0% on the same deals.
+
     It also cuts its losses: *normal* keeps its melds in hand until it can go out, so a
     round is a race whose loser pays for every card held, melds included: about 60 of
     parlett's 100-point target. From the round's turn ``cut_after`` times the number
@@ -867,7 +884,7 @@ class _Lookahead(_Planner):
                 self.cut_short = True
                 break
             self.searched += 1
-            value -= self.player.caution * self._danger(option.card, interest)
+            value -= self.player.caution * self._dig_danger(option.card, interest)
             if best is None or value > best[0]:
                 best = (value, option)
         choice = best[1] if best is not None else ranked[0]
@@ -884,6 +901,23 @@ class _Lookahead(_Planner):
             return True
         late = self.view.turn_in_round >= after * len(self.view.seats)
         return not late or len(self.arrange(self.hand).left) < self.hard.cut_left
+
+    def _dig_danger(self, card: Card, interest: tuple[list[Card], set[int]]) -> float:
+        """*normal*'s danger, and in Rummy 500 the pile's: the next player may dig down to
+        any card of the pile they can meld at once and take every card above it. A discard
+        that melds with two cards of the pile gives them that dig for sure (2); with one,
+        by the odds that they hold the third. Only the search weighs it, so a move cut
+        short is still *normal*'s."""
+        danger = self._danger(card, interest)
+        if not self.ruleset.deep_discard or card.is_joker or danger >= 2.0:
+            return danger
+        pile = {c.face: 1.0 for c in self.view.discard if not c.is_joker}
+        if _meld_odds(card, pile, self.ruleset) >= 1.0:
+            return 2.0
+        odds = self._held_odds()
+        odds.update({c.face: 1.0 for c in interest[0] if not c.is_joker})
+        odds.update(pile)
+        return max(danger, min(1.0, _meld_odds(card, odds, self.ruleset)))
 
     def expected(self, hand: list[Card]) -> float:
         """The average worth of ``hand`` after the next card from the stock and the best

@@ -542,6 +542,45 @@ def test_hard_keeps_the_cards_with_more_ways_to_meld() -> None:
     )
 
 
+def _pile_around(name: str) -> Game:
+    """ann holds a run, the 6♥ and low cards; the pile (bottom first) is 5♥ 2♦ 7♥ 3♥, and
+    ann has just drawn the 4♣."""
+    game = rigged(preset(name), "2s 3s 4s 6h 2c 3d 5c", "5h", "2d 4d 3h 4c", bob="7h")
+    for thrown in ("2d", "7h", "3h"):
+        game.apply(DrawStock())
+        game.apply(Discard(Card.parse(thrown)))
+    game.apply(DrawStock())
+    assert game.current_player == "ann"
+    assert game.view("ann").discard_size == 4
+    return game
+
+
+def test_hard_in_500_does_not_throw_what_lets_the_next_player_dig_the_pile() -> None:
+    """The 6♥ melds with the 5♥ and 7♥ deep in the pile: thrown, it lets bob take the pile
+    from the 5♥ up for sure and meld at once. *normal* sees only what bob may hold and
+    throws it (the highest card that melds with nothing in ann's hand); *hard* keeps it.
+    An 8♥ would need bob to hold the 9♥ as well: likelier than without the 7♥ in the pile,
+    but not sure. In classic only the top card can be taken, and the pile adds nothing."""
+    game = _pile_around("500")
+    view, legal = game.view("ann"), game.legal_actions()
+    assert [c.face_text for c in view.discard] == ["5♥", "2♦", "7♥", "3♥"]
+    six = Card.parse("6h")
+    planner = lookahead(game, "ann")
+    interest = planner._interest()
+    assert planner._danger(six, interest) < 1.0
+    assert planner._dig_danger(six, interest) == 2.0
+    eight = Card.parse("8h")
+    assert planner._danger(eight, interest) < planner._dig_danger(eight, interest) < 1.0
+    assert NormalPlayer().choose(view, legal, random.Random(1)) == Discard(six)
+    hard = HardPlayer(budget=60.0).choose(view, legal, random.Random(1))
+    assert isinstance(hard, Discard)
+    assert hard.card != six
+    classic = _pile_around("classic")
+    planner = lookahead(classic, "ann")
+    interest = planner._interest()
+    assert planner._dig_danger(six, interest) == planner._danger(six, interest)
+
+
 def _late_in(name: str, turns_each: int) -> Game:
     """ann holds a run and four cards that meld with nothing; every player has drawn and
     thrown back the same card ``turns_each`` times, and ann has just drawn."""
