@@ -608,17 +608,18 @@ class _Planner:
         fits = [m.id for m in self.melds if _fits(card, m, self.ruleset)]
         if fits:
             return 1.0 + (1.0 if extended.intersection(fits) else 0.0)
-        odds = self._held_odds()
-        odds.update({c.face: 1.0 for c in taken if not c.is_joker})
-        return min(1.0, _meld_odds(card, odds, self.ruleset))
+        return min(1.0, _meld_odds(card, self._held_odds(taken), self.ruleset))
 
-    def _held_odds(self) -> dict[tuple[int, Suit | None], float]:
-        """The chance that the next player holds each unseen card (jokers left out)."""
+    def _held_odds(self, taken: Sequence[Card]) -> dict[tuple[int, Suit | None], float]:
+        """The chance that the next player holds each card: those they took from the pile
+        for sure, any unseen card by the odds (jokers left out)."""
         unseen = self.unseen()
         seats = [s for s in self.view.seats if s.player != self.view.viewer]
         size = seats[0].hand_size if len(seats) == 1 else max(s.hand_size for s in seats)
         chance = min(1.0, size / max(1, len(unseen)))
-        return {c.face: chance for c in unseen if not c.is_joker}
+        odds = {c.face: chance for c in unseen if not c.is_joker}
+        odds.update({c.face: 1.0 for c in taken if not c.is_joker})
+        return odds
 
 
 def _meld_odds(card: Card, odds: dict[tuple[int, Suit | None], float], ruleset: Ruleset) -> float:
@@ -914,9 +915,7 @@ class _Lookahead(_Planner):
         pile = {c.face: 1.0 for c in self.view.discard if not c.is_joker}
         if _meld_odds(card, pile, self.ruleset) >= 1.0:
             return 2.0
-        odds = self._held_odds()
-        odds.update({c.face: 1.0 for c in interest[0] if not c.is_joker})
-        odds.update(pile)
+        odds = self._held_odds(interest[0]) | pile
         return max(danger, min(1.0, _meld_odds(card, odds, self.ruleset)))
 
     def expected(self, hand: list[Card]) -> float:
