@@ -598,17 +598,29 @@ class _Planner:
         extended = {m.id for m in self.melds if any(p.placed_by == nxt != m.owner for p in m.cards)}
         return taken, extended
 
-    def _danger(self, card: Card, interest: tuple[list[Card], set[int]]) -> float:
+    def _danger(
+        self, card: Card, interest: tuple[list[Card], set[int]], *, pile: bool = False
+    ) -> float:
         """How likely the next player can use ``card`` at once, about 0 to 2: it fits a meld
         on the table (more so one they lay off onto), or two cards they may hold (those
-        they took from the pile for sure, any unseen card by the odds) meld with it."""
+        they took from the pile for sure, any unseen card by the odds) meld with it.
+
+        With ``pile`` (*hard*'s search), Rummy 500's pile counts too: the next player may
+        dig down to any card of it they can meld at once and take every card above it. A
+        card that melds with two cards of the pile gives them that dig for sure (2); with
+        one, by the odds that they hold the third."""
         if card.is_joker:
             return 2.0
         taken, extended = interest
+        in_pile: dict[tuple[int, Suit | None], float] = {}
+        if pile and self.ruleset.deep_discard:
+            in_pile = {c.face: 1.0 for c in self.view.discard if not c.is_joker}
+            if _meld_odds(card, in_pile, self.ruleset) >= 1.0:
+                return 2.0
         fits = [m.id for m in self.melds if _fits(card, m, self.ruleset)]
         if fits:
             return 1.0 + (1.0 if extended.intersection(fits) else 0.0)
-        return min(1.0, _meld_odds(card, self._held_odds(taken), self.ruleset))
+        return min(1.0, _meld_odds(card, self._held_odds(taken) | in_pile, self.ruleset))
 
     def _held_odds(self, taken: Sequence[Card]) -> dict[tuple[int, Suit | None], float]:
         """The chance that the next player holds each card: those they took from the pile
@@ -885,7 +897,7 @@ class _Lookahead(_Planner):
                 self.cut_short = True
                 break
             self.searched += 1
-            value -= self.player.caution * self._dig_danger(option.card, interest)
+            value -= self.player.caution * self._danger(option.card, interest, pile=True)
             if best is None or value > best[0]:
                 best = (value, option)
         choice = best[1] if best is not None else ranked[0]
@@ -902,21 +914,6 @@ class _Lookahead(_Planner):
             return True
         late = self.view.turn_in_round >= after * len(self.view.seats)
         return not late or len(self.arrange(self.hand).left) < self.hard.cut_left
-
-    def _dig_danger(self, card: Card, interest: tuple[list[Card], set[int]]) -> float:
-        """*normal*'s danger, and in Rummy 500 the pile's: the next player may dig down to
-        any card of the pile they can meld at once and take every card above it. A discard
-        that melds with two cards of the pile gives them that dig for sure (2); with one,
-        by the odds that they hold the third. Only the search weighs it, so a move cut
-        short is still *normal*'s."""
-        danger = self._danger(card, interest)
-        if not self.ruleset.deep_discard or card.is_joker or danger >= 2.0:
-            return danger
-        pile = {c.face: 1.0 for c in self.view.discard if not c.is_joker}
-        if _meld_odds(card, pile, self.ruleset) >= 1.0:
-            return 2.0
-        odds = self._held_odds(interest[0]) | pile
-        return max(danger, min(1.0, _meld_odds(card, odds, self.ruleset)))
 
     def expected(self, hand: list[Card]) -> float:
         """The average worth of ``hand`` after the next card from the stock and the best

@@ -568,9 +568,9 @@ def test_hard_in_500_does_not_throw_what_lets_the_next_player_dig_the_pile() -> 
     planner = lookahead(game, "ann")
     interest = planner._interest()
     assert planner._danger(six, interest) < 1.0
-    assert planner._dig_danger(six, interest) == 2.0
+    assert planner._danger(six, interest, pile=True) == 2.0
     eight = Card.parse("8h")
-    assert planner._danger(eight, interest) < planner._dig_danger(eight, interest) < 1.0
+    assert planner._danger(eight, interest) < planner._danger(eight, interest, pile=True) < 1.0
     assert NormalPlayer().choose(view, legal, random.Random(1)) == Discard(six)
     hard = HardPlayer(budget=60.0).choose(view, legal, random.Random(1))
     assert isinstance(hard, Discard)
@@ -578,7 +578,7 @@ def test_hard_in_500_does_not_throw_what_lets_the_next_player_dig_the_pile() -> 
     classic = _pile_around("classic")
     planner = lookahead(classic, "ann")
     interest = planner._interest()
-    assert planner._dig_danger(six, interest) == planner._danger(six, interest)
+    assert planner._danger(six, interest, pile=True) == planner._danger(six, interest)
 
 
 def _late_in(name: str, turns_each: int) -> Game:
