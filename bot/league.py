@@ -1,49 +1,152 @@
-"""The league as the Discord layer asks for it: standings, a player's card, history and
-seasons, each read in its own unit of work, so no caller ever holds a connection."""
+"""The league's rules: how a finished game becomes standings, whom it counts for, and how
+ratings move.
+
+These are league rules, not game rules: they read the engine's results and never change
+them. They are pure Python so that every storage back end applies the same ones; storage
+only reads and writes the rows they describe.
+
+- Places come from the final scores; equal scores share a place and the next is skipped.
+- A finished game counts for every human seat in it (games, wins, rounds won, points for
+  and against, finishing place), also when computer players sat at the table — places are
+  taken among all seats. An abandoned game counts for nothing.
+- Ratings (openskill Plackett-Luce, ties passed as shared ranks) change only for games
+  between humans alone, since beating a program says little about a person's skill.
+
+A win is a first place (tied first places are all wins). Points for are the player's own
+final score and points against the other seats' final scores added up, in the game's own
+scoring (so with negative scoring, points for are penalty points).
+"""
 
 from __future__ import annotations
 
-from bot.storage import GameSummary, LeagueEntry, Season, StandingsPage, Store, utc_now
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-PAGE_SIZE = 10
-HISTORY_LIMIT = 50
+from openskill.models import PlackettLuce
+
+from bot.rummy.rules import Ruleset, Scoring
+from bot.rummy.views import RoundEnd, RoundResult
+from bot.seats import SeatKind
+
+MODEL = PlackettLuce()
+"""The rating model; its defaults (mu 25, sigma 25/3) are every newcomer's rating."""
 
 
-class League:
-    """Read-mostly access to one store's league tables."""
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One line of a finished game's final standings."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    seat: int
+    score: int
+    place: int
+    """1 is best; tied scores share a place and the next place is skipped (1, 1, 3)."""
+    rounds_won: int
 
-    async def standings(
-        self, guild_id: int, season: int | None = None, page: int = 1, page_size: int = PAGE_SIZE
-    ) -> StandingsPage:
-        """One page of a season's table (default: the current season); ``page`` is clamped
-        into range, and a server without a finished game gets an empty page (season None)."""
-        async with self._store.unit() as repo:
-            return await repo.standings(guild_id, page, page_size, season)
 
-    async def player_card(
-        self, guild_id: int, user_id: int, season: int | None = None
-    ) -> LeagueEntry | None:
-        """A player's figures and rank in a season; None if they have not played in it."""
-        async with self._store.unit() as repo:
-            return await repo.player_card(guild_id, user_id, season)
+def places(scores: Sequence[int], lower_is_better: bool = False) -> tuple[int, ...]:
+    """Finishing place per seat; equal scores share a place and the next one is skipped.
 
-    async def history(
-        self, guild_id: int, user_id: int | None = None, limit: int = 10
-    ) -> list[GameSummary]:
-        """Finished and abandoned games of a server, newest first (one person's if given)."""
-        limit = min(max(limit, 1), HISTORY_LIMIT)
-        async with self._store.unit() as repo:
-            return await repo.recent_games(guild_id, user_id, limit)
+    >>> places([40, 100, 40, 7])
+    (2, 1, 2, 4)
+    >>> places([40, 100, 40, 7], lower_is_better=True)
+    (2, 4, 2, 1)
+    """
+    sign = 1 if lower_is_better else -1
+    return tuple(1 + sum(1 for other in scores if sign * other < sign * s) for s in scores)
 
-    async def current_season(self, guild_id: int) -> Season | None:
-        async with self._store.unit() as repo:
-            return await repo.current_season(guild_id)
 
-    async def new_season(self, guild_id: int) -> Season:
-        """Open the server's next season: standings and ratings start again from nothing
-        (the earlier seasons stay readable by number)."""
-        async with self._store.unit() as repo:
-            return await repo.start_season(guild_id, utc_now())
+def round_winners(result: RoundResult, players: Sequence[str]) -> tuple[int, ...]:
+    """The seats that won a round: whoever went out, else the lowest hand value (ties share).
+
+    The same reading for every scoring style: the rules pay a round that ended without
+    anyone going out to the lowest hand, and going out means a hand worth nothing.
+    """
+    if result.reason is RoundEnd.WENT_OUT and result.ender is not None:
+        return (players.index(result.ender),)
+    best = min(result.hand_values)
+    return tuple(seat for seat, value in enumerate(result.hand_values) if value == best)
+
+
+def final_results(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    scores: Sequence[int],
+    rounds: Sequence[RoundResult],
+) -> tuple[SeatResult, ...]:
+    """The final standings of a finished game, in seat order."""
+    finishing = places(scores, lower_is_better=ruleset.scoring is Scoring.NEGATIVE)
+    won = [0] * len(players)
+    for result in rounds:
+        for seat in round_winners(result, players):
+            won[seat] += 1
+    return tuple(
+        SeatResult(seat, score, place, rounds_won)
+        for seat, (score, place, rounds_won) in enumerate(zip(scores, finishing, won, strict=True))
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeat:
+    """A seat of a finished game as the league reads it back: who sat there and how they
+    finished."""
+
+    kind: SeatKind
+    user_id: int | None
+    display_name: str
+    place: int
+    score: int
+    rounds_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """What one finished game adds to one person's figures in the season."""
+
+    user_id: int
+    display_name: str
+    wins: int
+    rounds_won: int
+    points_for: int
+    points_against: int
+    place: int
+
+
+def credits(seats: Sequence[FinalSeat]) -> tuple[Credit, ...]:
+    """What the game adds for each person who counts in it (the humans), in seat order."""
+    total = sum(seat.score for seat in seats)
+    return tuple(
+        Credit(
+            user_id=seat.user_id,
+            display_name=seat.display_name,
+            wins=int(seat.place == 1),
+            rounds_won=seat.rounds_won,
+            points_for=seat.score,
+            points_against=total - seat.score,
+            place=seat.place,
+        )
+        for seat in seats
+        if seat.kind is SeatKind.HUMAN and seat.user_id is not None
+    )
+
+
+def is_rated(seats: Sequence[FinalSeat]) -> bool:
+    """Whether the game moves ratings: only humans sat at it, at least two of them."""
+    return len(credits(seats)) == len(seats) >= 2
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+
+
+NEWCOMER = Rating(MODEL.mu, MODEL.sigma)
+"""The rating of a person's first game in a season."""
+
+
+def rate(before: Sequence[Rating], places: Sequence[int]) -> tuple[Rating, ...]:
+    """The players' ratings after a game they finished in ``places`` (ties share a rank),
+    each player rated as a team of one."""
+    teams = [[MODEL.rating(mu=rating.mu, sigma=rating.sigma)] for rating in before]
+    after = MODEL.rate(teams, ranks=[float(place) for place in places])
+    return tuple(Rating(team[0].mu, team[0].sigma) for team in after)

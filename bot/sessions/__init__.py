@@ -6,7 +6,7 @@ operations (``apply``, ``join``, ``leave``, ``kick``, ``add_computer``, ``start`
 person is a :class:`~bot.rummy.errors.PlayerError`.
 """
 
-from bot.league import League
+from bot.seats import Seat, SeatKind
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
@@ -24,7 +24,8 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.names import NAME_LIMIT, clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
-from bot.storage import ForgetReport, Seat, SeatKind
+from bot.standings import League
+from bot.storage import ForgetReport
 
 __all__ = [
     "NAME_LIMIT",

@@ -10,8 +10,9 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
-from bot.league import League
+from bot.clock import utc_now
 from bot.rummy import Game, Ruleset
+from bot.seats import NewSeat, assign_seats
 from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, NotAllowed
 from bot.sessions.events import Listener
@@ -19,17 +20,15 @@ from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
 from bot.sessions.timers import Timing
+from bot.standings import League
 from bot.storage import (
     DuplicateLiveGame,
     ForgetReport,
     GameRecord,
     GameStatus,
     MessageRef,
-    NewSeat,
     Store,
-    assign_seats,
     open_store,
-    utc_now,
 )
 
 log = logging.getLogger(__name__)

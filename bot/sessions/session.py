@@ -23,8 +23,11 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from bot.clock import utc_now
+from bot.league import final_results
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
 from bot.rummy.computer import ComputerPlayer, catch_up, make_player, safe_action
+from bot.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     LobbyError,
@@ -39,20 +42,13 @@ from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.timers import MISSED_LIMIT, STAND_IN_LEVEL, Timing
 from bot.storage import (
-    Deadline,
     GameChanged,
     GameRecord,
     GameStatus,
     MessageRef,
-    NewSeat,
-    Seat,
-    SeatKind,
     StorageError,
     Store,
-    assign_seats,
-    utc_now,
 )
-from bot.storage.outcome import final_results
 from bot.storage.posts import check_message
 
 log = logging.getLogger(__name__)

@@ -11,25 +11,18 @@ from pathlib import Path
 
 from bot.storage.database import Database
 from bot.storage.errors import DuplicateLiveGame, GameChanged, StorageError, StorageFailure
-from bot.storage.hygiene import ForgetReport
 from bot.storage.migrations import MigrationError
 from bot.storage.models import (
     DELETED_NAME,
-    Deadline,
+    ForgetReport,
     GameRecord,
     GameStatus,
     GameSummary,
     HistorySeat,
     LeagueEntry,
     MessageRef,
-    NewSeat,
     Season,
-    Seat,
-    SeatKind,
-    SeatResult,
     StandingsPage,
-    assign_seats,
-    utc_now,
 )
 from bot.storage.repository import Repository, Store
 
@@ -42,7 +35,6 @@ async def open_store(path: Path | str) -> Store:
 __all__ = [
     "DELETED_NAME",
     "Database",
-    "Deadline",
     "DuplicateLiveGame",
     "ForgetReport",
     "GameChanged",
@@ -53,17 +45,11 @@ __all__ = [
     "LeagueEntry",
     "MessageRef",
     "MigrationError",
-    "NewSeat",
     "Repository",
     "Season",
-    "Seat",
-    "SeatKind",
-    "SeatResult",
     "StandingsPage",
     "StorageError",
     "StorageFailure",
     "Store",
-    "assign_seats",
     "open_store",
-    "utc_now",
 ]

@@ -28,7 +28,7 @@ import aiosqlite
 
 from bot.storage.errors import StorageFailure
 from bot.storage.migrations import Migration, migrate
-from bot.storage.repository import SqliteRepository
+from bot.storage.sqlite import SqliteRepository
 
 log = logging.getLogger(__name__)
 

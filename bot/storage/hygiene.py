@@ -16,66 +16,62 @@ played stay whole for the other players:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.games import abandon_game, dump_json, live_game_ids_with_user
-from bot.storage.models import DELETED_NAME
-
-
-@dataclass(frozen=True, slots=True)
-class ForgetReport:
-    abandoned_games: tuple[int, ...]
-    anonymized_seats: int
-    league_rows: int
+from bot.storage.games import GameRows
+from bot.storage.models import DELETED_NAME, ForgetReport
+from bot.storage.rows import dump_json
 
 
-async def forget_user(conn: aiosqlite.Connection, user_id: int, at: datetime) -> ForgetReport:
-    abandoned = tuple(await live_game_ids_with_user(conn, user_id))
-    for game_id in abandoned:
-        await abandon_game(conn, game_id, at)
-    seats = list(
-        await conn.execute_fetchall(
-            "SELECT s.game_id, s.seat, s.player_id, g.snapshot FROM seats s"
-            " JOIN games g ON g.id = s.game_id WHERE s.user_id = ?",
-            (user_id,),
-        )
-    )
-    for row in seats:
-        pseudonym = f"deleted-{row['seat']}"
-        await conn.execute(
-            "UPDATE seats SET user_id = NULL, display_name = ?, player_id = ?"
-            " WHERE game_id = ? AND seat = ?",
-            (DELETED_NAME, pseudonym, row["game_id"], row["seat"]),
-        )
-        if row["snapshot"] is not None:
-            snapshot = _replace_text(json.loads(row["snapshot"]), row["player_id"], pseudonym)
-            await conn.execute(
-                "UPDATE games SET snapshot = ? WHERE id = ?", (dump_json(snapshot), row["game_id"])
+class PersonalDataRows(GameRows):
+    __slots__ = ()
+
+    async def forget_user(self, user_id: int, at: datetime) -> ForgetReport:
+        abandoned = tuple(await self.live_game_ids_with_user(user_id))
+        for game_id in abandoned:
+            await self.abandon_game(game_id, at)
+        seats = list(
+            await self._conn.execute_fetchall(
+                "SELECT s.game_id, s.seat, s.player_id, g.snapshot FROM seats s"
+                " JOIN games g ON g.id = s.game_id WHERE s.user_id = ?",
+                (user_id,),
             )
-    await conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
-    for table in ("messages", "turn_deadlines"):
-        await conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
-    cursor = await conn.execute("DELETE FROM league_players WHERE user_id = ?", (user_id,))
-    league_rows = cursor.rowcount
-    await cursor.close()
-    return ForgetReport(abandoned, len(seats), league_rows)
+        )
+        for row in seats:
+            pseudonym = f"deleted-{row['seat']}"
+            await self._conn.execute(
+                "UPDATE seats SET user_id = NULL, display_name = ?, player_id = ?"
+                " WHERE game_id = ? AND seat = ?",
+                (DELETED_NAME, pseudonym, row["game_id"], row["seat"]),
+            )
+            if row["snapshot"] is not None:
+                snapshot = _replace_text(json.loads(row["snapshot"]), row["player_id"], pseudonym)
+                await self._conn.execute(
+                    "UPDATE games SET snapshot = ? WHERE id = ?",
+                    (dump_json(snapshot), row["game_id"]),
+                )
+        await self._conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
+        for table in ("messages", "turn_deadlines"):
+            await self._conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
+        cursor = await self._conn.execute(
+            "DELETE FROM league_players WHERE user_id = ?", (user_id,)
+        )
+        league_rows = cursor.rowcount
+        await cursor.close()
+        return ForgetReport(abandoned, len(seats), league_rows)
 
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete everything stored about a server; returns how many games went.
 
-async def forget_guild(conn: aiosqlite.Connection, guild_id: int) -> int:
-    """Delete everything stored about a server; returns how many games went.
-
-    Seats, logs, rounds and standings go with their games, league rows with their seasons
-    (the schema cascades the deletes).
-    """
-    cursor = await conn.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,))
-    games = cursor.rowcount
-    await cursor.close()
-    await conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
-    return games
+        Seats, logs, rounds and standings go with their games, league rows with their seasons
+        (the schema cascades the deletes).
+        """
+        cursor = await self._conn.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,))
+        games = cursor.rowcount
+        await cursor.close()
+        await self._conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
+        return games
 
 
 def _replace_text(value: Any, old: str, new: str) -> Any:

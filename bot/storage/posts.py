@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
-import aiosqlite
-
-from bot.storage.games import dump_json
 from bot.storage.models import MessageRef
+from bot.storage.rows import Rows, dump_json
 
 KINDS = frozenset({"lobby", "table", "ping", "hand"})
 
@@ -20,45 +18,41 @@ def check_message(kind: str, player: str) -> None:
         raise ValueError("a hand message names its player, and only a hand message does")
 
 
-async def save_message(
-    conn: aiosqlite.Connection,
-    game_id: int,
-    kind: str,
-    player: str,
-    channel_id: int,
-    message_id: int,
-) -> None:
-    check_message(kind, player)
-    await conn.execute(
-        "INSERT INTO messages (game_id, kind, player, channel_id, message_id)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, player)"
-        " DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id",
-        (game_id, kind, player, channel_id, message_id),
-    )
+class MessageRows(Rows):
+    __slots__ = ()
 
-
-async def forget_message(conn: aiosqlite.Connection, game_id: int, kind: str, player: str) -> None:
-    check_message(kind, player)
-    await conn.execute(
-        "DELETE FROM messages WHERE game_id = ? AND kind = ? AND player = ?",
-        (game_id, kind, player),
-    )
-
-
-async def game_messages(
-    conn: aiosqlite.Connection, game_ids: Collection[int]
-) -> dict[int, list[MessageRef]]:
-    found: dict[int, list[MessageRef]] = defaultdict(list)
-    ids = list(game_ids)
-    if not ids:
-        return found
-    rows = await conn.execute_fetchall(
-        "SELECT game_id, kind, player, channel_id, message_id FROM messages"
-        " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, kind, player",
-        (dump_json(ids),),
-    )
-    for row in rows:
-        found[int(row["game_id"])].append(
-            MessageRef(row["kind"], row["player"], int(row["channel_id"]), int(row["message_id"]))
+    async def save_message(
+        self, game_id: int, kind: str, player: str, channel_id: int, message_id: int
+    ) -> None:
+        check_message(kind, player)
+        await self._conn.execute(
+            "INSERT INTO messages (game_id, kind, player, channel_id, message_id)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, player)"
+            " DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id",
+            (game_id, kind, player, channel_id, message_id),
         )
-    return found
+
+    async def forget_message(self, game_id: int, kind: str, player: str) -> None:
+        check_message(kind, player)
+        await self._conn.execute(
+            "DELETE FROM messages WHERE game_id = ? AND kind = ? AND player = ?",
+            (game_id, kind, player),
+        )
+
+    async def game_messages(self, game_ids: Collection[int]) -> dict[int, list[MessageRef]]:
+        found: dict[int, list[MessageRef]] = defaultdict(list)
+        ids = list(game_ids)
+        if not ids:
+            return found
+        rows = await self._conn.execute_fetchall(
+            "SELECT game_id, kind, player, channel_id, message_id FROM messages"
+            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, kind, player",
+            (dump_json(ids),),
+        )
+        for row in rows:
+            found[int(row["game_id"])].append(
+                MessageRef(
+                    row["kind"], row["player"], int(row["channel_id"]), int(row["message_id"])
+                )
+            )
+        return found

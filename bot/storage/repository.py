@@ -4,7 +4,8 @@ Callers open a unit of work (``async with store.unit() as repo``) and call the r
 methods; everything in one unit commits together or not at all. No caller ever holds a
 connection or sees a driver's exception: failures the application reacts to are
 :class:`~bot.storage.errors.DuplicateLiveGame` and :class:`~bot.storage.errors.GameChanged`.
-A PostgreSQL backend is another implementation of :class:`Store` and :class:`Repository`.
+A PostgreSQL backend is another implementation of :class:`Store` and :class:`Repository`;
+the SQLite one is :class:`~bot.storage.sqlite.SqliteRepository`.
 """
 
 from __future__ import annotations
@@ -14,21 +15,17 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-import aiosqlite
-
+from bot.league import SeatResult
 from bot.rummy.views import RoundResult
-from bot.storage import games, hygiene, league, posts
-from bot.storage.hygiene import ForgetReport
+from bot.seats import Deadline, Seat
 from bot.storage.models import (
-    Deadline,
+    ForgetReport,
     GameRecord,
     GameStatus,
     GameSummary,
     LeagueEntry,
     MessageRef,
     Season,
-    Seat,
-    SeatResult,
     StandingsPage,
 )
 
@@ -98,118 +95,3 @@ class Store(Protocol):
     def unit(self) -> AbstractAsyncContextManager[Repository]: ...
     async def purge(self) -> None: ...
     async def close(self) -> None: ...
-
-
-class SqliteRepository:
-    """:class:`Repository` on one SQLite connection inside an open transaction."""
-
-    __slots__ = ("_conn",)
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def create_game(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        host_id: int | None,
-        ruleset: dict[str, Any],
-        seed: int,
-        seats: Sequence[Seat],
-        snapshot: str | None,
-        at: datetime,
-        status: GameStatus = GameStatus.ACTIVE,
-        turn_timer: int = 0,
-    ) -> GameRecord:
-        return await games.create_game(
-            self._conn,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            ruleset=ruleset,
-            seed=seed,
-            seats=seats,
-            snapshot=snapshot,
-            at=at,
-            status=status,
-            turn_timer=turn_timer,
-        )
-
-    async def update_lobby(self, game_id: int, host_id: int | None, seats: Sequence[Seat]) -> None:
-        await games.update_lobby(self._conn, game_id, host_id, seats)
-
-    async def start_game(self, game_id: int, seed: int, snapshot: str) -> None:
-        await games.start_game(self._conn, game_id, seed, snapshot)
-
-    async def append_action(
-        self, game_id: int, seq: int, action: dict[str, Any], snapshot: str, at: datetime
-    ) -> None:
-        await games.append_action(self._conn, game_id, seq, action, snapshot, at)
-
-    async def record_round(self, game_id: int, result: RoundResult, players: Sequence[str]) -> None:
-        await games.record_round(self._conn, game_id, result, players)
-
-    async def finish_game(self, game_id: int, results: Sequence[SeatResult], at: datetime) -> int:
-        return await games.finish_game(self._conn, game_id, results, at)
-
-    async def abandon_game(self, game_id: int, at: datetime) -> GameStatus:
-        return await games.abandon_game(self._conn, game_id, at)
-
-    async def load_game(self, game_id: int) -> GameRecord | None:
-        return await games.load_game(self._conn, game_id)
-
-    async def live_games(self, guild_ids: Collection[int] | None = None) -> list[GameRecord]:
-        return await games.live_games(self._conn, guild_ids)
-
-    async def live_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        return await games.live_game_in_channel(self._conn, channel_id)
-
-    async def game_logs(self, game_ids: Collection[int]) -> dict[int, list[dict[str, Any]]]:
-        return await games.game_logs(self._conn, game_ids)
-
-    async def recent_games(
-        self, guild_id: int, user_id: int | None = None, limit: int = 10
-    ) -> list[GameSummary]:
-        return await games.recent_games(self._conn, guild_id, user_id, limit)
-
-    async def current_season(self, guild_id: int) -> Season | None:
-        return await league.current_season(self._conn, guild_id)
-
-    async def start_season(self, guild_id: int, at: datetime) -> Season:
-        return await league.start_season(self._conn, guild_id, at)
-
-    async def standings(
-        self, guild_id: int, page: int = 1, page_size: int = 10, season: int | None = None
-    ) -> StandingsPage:
-        return await league.standings(self._conn, guild_id, page, page_size, season)
-
-    async def player_card(
-        self, guild_id: int, user_id: int, season: int | None = None
-    ) -> LeagueEntry | None:
-        return await league.player_card(self._conn, guild_id, user_id, season)
-
-    async def save_message(
-        self, game_id: int, kind: str, player: str, channel_id: int, message_id: int
-    ) -> None:
-        await posts.save_message(self._conn, game_id, kind, player, channel_id, message_id)
-
-    async def forget_message(self, game_id: int, kind: str, player: str) -> None:
-        await posts.forget_message(self._conn, game_id, kind, player)
-
-    async def set_deadline(self, game_id: int, deadline: Deadline | None) -> None:
-        await games.set_deadline(self._conn, game_id, deadline)
-
-    async def set_stand_in(
-        self, game_id: int, player_id: str, missed: int, stand_in: str | None
-    ) -> None:
-        await games.set_stand_in(self._conn, game_id, player_id, missed, stand_in)
-
-    async def game_messages(self, game_ids: Collection[int]) -> dict[int, list[MessageRef]]:
-        return await posts.game_messages(self._conn, game_ids)
-
-    async def forget_user(self, user_id: int, at: datetime) -> ForgetReport:
-        return await hygiene.forget_user(self._conn, user_id, at)
-
-    async def forget_guild(self, guild_id: int) -> int:
-        return await hygiene.forget_guild(self._conn, guild_id)

@@ -11,8 +11,9 @@ import pytest
 
 from bot.rummy import Game, preset
 from bot.rummy.players import random_action
+from bot.seats import NewSeat, SeatKind
 from bot.sessions import Session, SessionManager
-from bot.storage import Database, NewSeat, SeatKind
+from bot.storage import Database
 
 GUILD = 1000
 CHANNEL = 2000

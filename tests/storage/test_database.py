@@ -8,17 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.clock import utc_now
 from bot.rummy import preset
-from bot.storage import (
-    Database,
-    DuplicateLiveGame,
-    GameChanged,
-    GameStatus,
-    NewSeat,
-    StorageFailure,
-    assign_seats,
-    utc_now,
-)
+from bot.seats import NewSeat, assign_seats
+from bot.storage import Database, DuplicateLiveGame, GameChanged, GameStatus, StorageFailure
 
 
 async def test_concurrent_transactions_run_one_after_the_other(db: Database) -> None:

@@ -14,9 +14,11 @@ import aiosqlite
 import pytest
 
 from bot.rummy import Game, preset
+from bot.seats import NewSeat, SeatKind
 from bot.sessions import EventKind, SessionManager
-from bot.storage import Database, GameStatus, NewSeat, SeatKind, games, league
+from bot.storage import Database, GameStatus
 from bot.storage.models import DELETED_NAME
+from bot.storage.sqlite import SqliteRepository
 from tests.storage.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
 
 # Names nothing else in the database could contain by chance.
@@ -65,7 +67,7 @@ async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager, db_pa
     )
     await lobby.join(CAT, "Cat")
     async with store_of(manager).transaction() as conn:
-        bob_before = await league.player_card(conn, GUILD, BOB)
+        bob_before = await SqliteRepository(conn).player_card(GUILD, BOB)
     assert traces(db_path, ANN, ANN_NAME)  # the scan finds what is there
 
     report = await manager.forget_user(ANN)
@@ -80,11 +82,11 @@ async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager, db_pa
     assert lobby.player_of(ANN) is None
     async with store_of(manager).transaction() as conn:
         rows = await everything(conn)
-        done = await games.load_game(conn, finished.game_id)
-        stopped = await games.load_game(conn, live.game_id)
-        ann_card = await league.player_card(conn, GUILD, ANN)
-        bob_after = await league.player_card(conn, GUILD, BOB)
-        history = await games.recent_games(conn, GUILD)
+        done = await SqliteRepository(conn).load_game(finished.game_id)
+        stopped = await SqliteRepository(conn).load_game(live.game_id)
+        ann_card = await SqliteRepository(conn).player_card(GUILD, ANN)
+        bob_after = await SqliteRepository(conn).player_card(GUILD, BOB)
+        history = await SqliteRepository(conn).recent_games(GUILD)
     for table, row in rows:
         text = " ".join(map(str, row))
         assert str(ANN) not in text, table
@@ -155,7 +157,7 @@ async def test_a_server_takes_all_its_data_away(manager: SessionManager, db_path
     assert manager.get(3) is elsewhere
     async with store_of(manager).transaction() as conn:
         rows = await everything(conn)
-        standings = await league.standings(conn, GUILD)
+        standings = await SqliteRepository(conn).standings(GUILD)
     assert standings.season is None
     game_ids = {row[0] for table, row in rows if table == "games"}
     assert game_ids == {elsewhere.game_id}

@@ -13,8 +13,9 @@ from typing import IO, Any
 
 from bot.rummy import Game, Ruleset, action_from_json
 from bot.sessions import SessionManager, SessionStatus, restore_game
-from bot.storage import Database, games
+from bot.storage import Database
 from bot.storage.migrations import schema_version
+from bot.storage.sqlite import SqliteRepository
 from tests.storage.conftest import engine_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,8 +69,8 @@ async def stored_game(db_path: Path) -> tuple[Game, Game]:
     database = await Database.open(db_path)
     try:
         async with database.transaction() as conn:
-            (record,) = await games.active_games(conn)
-            stored = await games.game_actions(conn, record.id)
+            (record,) = await SqliteRepository(conn).active_games()
+            stored = await SqliteRepository(conn).game_actions(record.id)
             log = [action_from_json(a) for a in stored]
             rows = await conn.execute_fetchall("PRAGMA integrity_check")
             assert [tuple(r) for r in rows] == [("ok",)]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.rummy import DrawStock, preset
+from bot.seats import SeatKind
 from bot.sessions import (
     NAME_LIMIT,
     ChannelBusy,
@@ -24,7 +25,8 @@ from bot.sessions import (
     SessionStatus,
     clean_name,
 )
-from bot.storage import GameStatus, SeatKind, games
+from bot.storage import GameStatus
+from bot.storage.sqlite import SqliteRepository
 from tests.storage.conftest import (
     ANN,
     BOB,
@@ -151,8 +153,8 @@ async def test_leaving_passes_the_host_role_or_cancels(manager: SessionManager) 
     with pytest.raises(SessionClosed):
         await lobby.join(ANN, "Ann")
     async with store_of(manager).transaction() as conn:
-        record = await games.load_game(conn, lobby.game_id)
-        history = await games.recent_games(conn, GUILD)
+        record = await SqliteRepository(conn).load_game(lobby.game_id)
+        history = await SqliteRepository(conn).recent_games(GUILD)
     assert record is not None
     assert record.status is GameStatus.CANCELLED
     assert history == []  # a cancelled lobby is nobody's history
@@ -275,7 +277,7 @@ async def test_a_broken_game_can_be_cleared_from_its_channel(db_path: Path) -> N
         assert not await again.clear_broken(CHANNEL, by_user=ANN, moderator=True)  # it works
         assert again.get(CHANNEL) is lobby
         async with store_of(again).transaction() as conn:
-            record = await games.load_game(conn, session.game_id)
+            record = await SqliteRepository(conn).load_game(session.game_id)
         assert record is not None
         assert record.status is GameStatus.ABANDONED
     finally:

@@ -7,8 +7,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import Database, GameStatus, MigrationError, games
+from bot.storage import Database, GameStatus, MigrationError
 from bot.storage.migrations import Migration, bundled_migrations, schema_version
+from bot.storage.sqlite import SqliteRepository
 
 MIGRATIONS = bundled_migrations()
 
@@ -108,9 +109,9 @@ async def test_games_stored_before_lobbies_keep_every_row(db_path: Path) -> None
     database = await Database.open(db_path)
     try:
         async with database.transaction() as conn:
-            live = await games.live_games(conn)
-            finished = await games.load_game(conn, 2)
-            log = await games.game_actions(conn, 1)
+            live = await SqliteRepository(conn).live_games()
+            finished = await SqliteRepository(conn).load_game(2)
+            log = await SqliteRepository(conn).game_actions(1)
             standings = await conn.execute_fetchall("SELECT * FROM standings")
             problems = await conn.execute_fetchall("PRAGMA foreign_key_check")
             await conn.execute("DELETE FROM games WHERE id = 1")

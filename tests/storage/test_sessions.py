@@ -37,7 +37,8 @@ from bot.sessions import (
     SessionStatus,
     StaleAction,
 )
-from bot.storage import GameStatus, StorageFailure, games, league
+from bot.storage import GameStatus, StorageFailure
+from bot.storage.sqlite import SqliteRepository
 from tests.storage.conftest import (
     ANN,
     BOB,
@@ -55,7 +56,7 @@ WAIT = 10  # seconds: anything that takes this long has deadlocked
 
 async def stored_log(manager: SessionManager, game_id: int) -> list[Action]:
     async with store_of(manager).transaction() as conn:
-        return [action_from_json(a) for a in await games.game_actions(conn, game_id)]
+        return [action_from_json(a) for a in await SqliteRepository(conn).game_actions(game_id)]
 
 
 def views_of(session: Session) -> dict[str | None, object]:
@@ -343,10 +344,12 @@ async def test_a_failed_commit_changes_nothing_anyone_can_see(manager: SessionMa
     assert session.legal_actions(ann) == legal_before
     assert session.turn == turn
     async with store_of(manager).transaction() as conn:
-        record = await games.load_game(conn, session.game_id)
+        record = await SqliteRepository(conn).load_game(session.game_id)
         assert record is not None
         assert record.action_count == 1
-        assert await games.game_actions(conn, session.game_id) == [action_to_json(DrawStock())]
+        assert await SqliteRepository(conn).game_actions(session.game_id) == [
+            action_to_json(DrawStock())
+        ]
         await conn.execute("DROP TRIGGER no_more_actions")
     await other.apply(ann, DrawStock())  # the other game never noticed
     await drain(manager)
@@ -384,12 +387,11 @@ async def test_a_game_changed_elsewhere_is_reloaded_and_refused(manager: Session
     ann = str(ANN)
     # Another writer (a second process) records the draw first.
     async with store_of(manager).transaction() as conn:
-        record = await games.load_game(conn, session.game_id)
+        record = await SqliteRepository(conn).load_game(session.game_id)
         assert record is not None
         game = engine_game(session).copy()
         game.apply(DrawStock())
-        await games.append_action(
-            conn,
+        await SqliteRepository(conn).append_action(
             session.game_id,
             1,
             game.log_json[-1],
@@ -403,7 +405,7 @@ async def test_a_game_changed_elsewhere_is_reloaded_and_refused(manager: Session
 
     # ... and then abandons it: the session closes and frees its channel.
     async with store_of(manager).transaction() as conn:
-        await games.abandon_game(conn, session.game_id, record.created_at)
+        await SqliteRepository(conn).abandon_game(session.game_id, record.created_at)
     with pytest.raises(SessionClosed):
         await session.apply(str(BOB), DrawStock())
     assert session.closed
@@ -435,10 +437,10 @@ async def test_a_finished_game_is_recorded_and_leaves_the_channel(
     with pytest.raises(SessionClosed):
         await session.apply(str(ANN), DrawStock())
     async with store_of(manager).transaction() as conn:
-        record = await games.load_game(conn, session.game_id)
-        history = await games.recent_games(conn, GUILD)
-        card = await league.player_card(conn, GUILD, ANN)
-        log = await games.game_actions(conn, session.game_id)
+        record = await SqliteRepository(conn).load_game(session.game_id)
+        history = await SqliteRepository(conn).recent_games(GUILD)
+        card = await SqliteRepository(conn).player_card(GUILD, ANN)
+        log = await SqliteRepository(conn).game_actions(session.game_id)
     assert record is not None
     assert record.status is GameStatus.FINISHED
     assert record.season == 1
@@ -462,8 +464,8 @@ async def test_cancel_needs_permission_and_frees_the_channel(manager: SessionMan
     assert session.status is SessionStatus.ABANDONED
     assert manager.get(CHANNEL) is None
     async with store_of(manager).transaction() as conn:
-        record = await games.load_game(conn, session.game_id)
-        standings = await league.standings(conn, GUILD)
+        record = await SqliteRepository(conn).load_game(session.game_id)
+        standings = await SqliteRepository(conn).standings(GUILD)
     assert record is not None
     assert record.status is GameStatus.ABANDONED
     assert standings.season is None  # an abandoned game does not even open a season

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from bot.league import SeatResult, final_results, places, round_winners
 from bot.rummy import RoundEnd, RoundResult, preset
-from bot.storage import SeatResult
-from bot.storage.outcome import final_results, places, round_winners
 
 PLAYERS = ("a", "b", "c")
 

@@ -1,0 +1,20 @@
+"""The SQLite repository: one class, assembled from the part of each subject.
+
+Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
+:mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`) holds
+the SQL of its own methods, written once; this class only puts them together into the
+:class:`~bot.storage.repository.Repository` the sessions and the league use.
+"""
+
+from __future__ import annotations
+
+from bot.storage.hygiene import PersonalDataRows
+from bot.storage.lobby import LobbyRows
+from bot.storage.posts import MessageRows
+
+
+class SqliteRepository(LobbyRows, PersonalDataRows, MessageRows):
+    """:class:`~bot.storage.repository.Repository` on one SQLite connection inside an open
+    transaction."""
+
+    __slots__ = ()
