@@ -9,7 +9,7 @@ import pytest
 from bot.rummy import preset
 from bot.sessions import SessionManager
 from bot.storage import MessageRef
-from tests.storage.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
 
 
 async def test_message_ids_survive_a_restart_and_follow_changes(db_path: Path) -> None:

@@ -1,13 +1,11 @@
-"""A person can be forgotten, a server can take all its data away, and what is stored is
-private to the bot's user."""
+"""A person can be forgotten and a server can take all its data away: the sessions let go of
+them and nothing stored points at them any more."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import random
-import stat
 from pathlib import Path
 
 import aiosqlite
@@ -16,10 +14,10 @@ import pytest
 from bot.rummy import Game, preset
 from bot.seats import NewSeat, SeatKind
 from bot.sessions import EventKind, SessionManager
-from bot.storage import Database, GameStatus
+from bot.storage import GameStatus
 from bot.storage.models import DELETED_NAME
 from bot.storage.sqlite import SqliteRepository
-from tests.storage.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
+from tests.sessions.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
 
 # Names nothing else in the database could contain by chance.
 ANN_NAME, HOST_NAME = "Annabel Quixotic", "Zebulon Hostname"
@@ -167,51 +165,6 @@ async def test_a_server_takes_all_its_data_away(manager: SessionManager, db_path
         assert str(ANN) not in " ".join(map(str, row)), table
     assert {table for table, _ in rows if table in ("seasons", "league_players")} == set()
     assert traces(db_path, ANN, ANN_NAME) == []
-
-
-def mode(path: Path) -> int:
-    return stat.S_IMODE(path.stat().st_mode)
-
-
-async def test_the_database_is_private_to_the_bot(manager: SessionManager, db_path: Path) -> None:
-    await start_game(manager)
-    assert mode(db_path.parent) == 0o700
-    files = sorted(db_path.parent.iterdir())
-    assert [f.name for f in files] == [
-        "rummy.sqlite3",
-        "rummy.sqlite3-shm",
-        "rummy.sqlite3-wal",
-    ]
-    assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
-
-
-async def test_an_older_readable_database_is_made_private(tmp_path: Path) -> None:
-    folder = tmp_path / "data"
-    path = folder / "rummy.sqlite3"
-    await (await Database.open(path)).close()
-    folder.chmod(0o755)
-    path.chmod(0o644)
-    old_umask = os.umask(0o022)
-    try:
-        database = await Database.open(path)
-    finally:
-        os.umask(old_umask)
-    try:
-        assert mode(folder) == 0o700
-        assert {f.name: mode(f) for f in folder.iterdir()} == {
-            f.name: 0o600 for f in folder.iterdir()
-        }
-    finally:
-        await database.close()
-
-
-async def test_a_shared_folder_is_left_alone(tmp_path: Path) -> None:
-    (tmp_path / "notes.txt").write_text("someone else's file")
-    tmp_path.chmod(0o755)
-    database = await Database.open(tmp_path / "rummy.sqlite3")
-    await database.close()
-    assert mode(tmp_path) == 0o755
-    assert mode(tmp_path / "rummy.sqlite3") == 0o600
 
 
 async def test_info_logs_name_no_person(

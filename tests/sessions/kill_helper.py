@@ -1,6 +1,6 @@
 """A bot stand-in for the crash tests: acknowledges on stdout only what was committed.
 
-    python -m tests.storage.kill_helper DB_PATH step|free|lobby
+    python -m tests.sessions.kill_helper DB_PATH step|free|lobby
 
 ``step`` plays one game and waits for a line on stdin after each acknowledgement, so the
 test can kill it at an exact point; ``free`` plays on without waiting, so the kill lands

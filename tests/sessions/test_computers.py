@@ -11,7 +11,7 @@ from typing import NoReturn
 from bot.rummy import preset
 from bot.rummy.computer import safe_action
 from bot.sessions import Brains, Session, SessionManager, SessionStatus
-from tests.storage.conftest import ANN, CHANNEL, GUILD
+from tests.sessions.conftest import ANN, CHANNEL, GUILD
 from tests.waiting import eventually
 
 

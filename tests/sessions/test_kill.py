@@ -16,14 +16,14 @@ from bot.sessions import SessionManager, SessionStatus, restore_game
 from bot.storage import Database
 from bot.storage.migrations import schema_version
 from bot.storage.sqlite import SqliteRepository
-from tests.storage.conftest import engine_game
+from tests.sessions.conftest import engine_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(db_path: Path, mode: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-W", "error", "-m", "tests.storage.kill_helper", str(db_path), mode],
+        [sys.executable, "-W", "error", "-m", "tests.sessions.kill_helper", str(db_path), mode],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

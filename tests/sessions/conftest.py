@@ -1,4 +1,6 @@
-"""Fixtures for storage and session tests: a real SQLite file in the test's own folder."""
+"""Helpers for session tests: tables dealt through a manager on a real SQLite file (the
+``db_path``, ``db`` and ``manager`` fixtures are shared with the storage tests, in
+``tests/conftest.py``)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,6 @@ import contextlib
 import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-
-import pytest
 
 from bot.rummy import Game, preset
 from bot.rummy.players import random_action
@@ -18,29 +18,6 @@ from bot.storage import Database
 GUILD = 1000
 CHANNEL = 2000
 ANN, BOB, CAT = 111_111_111_111_111_111, 222_222_222_222_222_222, 333_333_333_333_333_333
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "data" / "rummy.sqlite3"
-
-
-@pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(db_path)
-    try:
-        yield database
-    finally:
-        await database.close()
-
-
-@pytest.fixture
-async def manager(db_path: Path) -> AsyncIterator[SessionManager]:
-    sessions = await SessionManager.open(db_path)
-    try:
-        yield sessions
-    finally:
-        await sessions.close()
 
 
 @contextlib.asynccontextmanager

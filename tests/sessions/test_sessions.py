@@ -39,7 +39,7 @@ from bot.sessions import (
 )
 from bot.storage import GameStatus, StorageFailure
 from bot.storage.sqlite import SqliteRepository
-from tests.storage.conftest import (
+from tests.sessions.conftest import (
     ANN,
     BOB,
     CHANNEL,

@@ -19,7 +19,7 @@ from bot.sessions import (
     SessionManager,
     SessionStatus,
 )
-from tests.storage.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
 from tests.waiting import eventually
 
 

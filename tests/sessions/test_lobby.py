@@ -27,7 +27,7 @@ from bot.sessions import (
 )
 from bot.storage import GameStatus
 from bot.storage.sqlite import SqliteRepository
-from tests.storage.conftest import (
+from tests.sessions.conftest import (
     ANN,
     BOB,
     CAT,
