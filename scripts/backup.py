@@ -4,10 +4,8 @@ Copying the file of a running bot's database is not a backup: in WAL mode the la
 commits live in the ``-wal`` file until a checkpoint moves them, and a copy taken while a
 page is being written can be torn. SQLite's online backup API instead copies a consistent
 snapshot inside one read transaction, which in WAL mode never blocks the bot's writes, so
-this is safe to run at any moment, the bot running or not.
-
-It lives outside ``bot/`` on purpose: the application names no database driver outside
-``bot/storage``, while a backup is by nature specific to SQLite.
+this is safe to run at any moment, the bot running or not. The copy itself is
+:func:`bot.storage.copy_database`: nothing outside ``bot/storage`` names the driver.
 
 The copy is written next to ``DEST`` under a temporary name, checked with
 ``PRAGMA integrity_check`` and only then renamed to ``DEST``: an interrupted backup never
@@ -19,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sqlite3
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,6 +24,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.settings import DEFAULT_DATABASE_PATH, DEFAULT_ENV_FILE
+from bot.storage import StorageFailure, copy_database
 
 FILE_MODE = 0o600
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -74,17 +72,7 @@ def backup(source: Path, dest: Path) -> int:
 
 
 def _copy(source: Path, target: Path) -> None:
-    # The URI keeps SQLite from creating an empty database should the file vanish meanwhile.
-    src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=rw", uri=True, timeout=30)
-    try:
-        dst = sqlite3.connect(target)
-        try:
-            src.backup(dst)  # all pages in one step: one read transaction, one snapshot
-            (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
-        finally:
-            dst.close()
-    finally:
-        src.close()
+    verdict = copy_database(source, target)
     if verdict != "ok":
         raise BackupError(f"the copy failed its integrity check: {verdict}")
 
@@ -109,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BackupError as problem:
         print(f"backup: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    except (sqlite3.Error, OSError) as error:
+    except (StorageFailure, OSError) as error:
         print(f"backup: cannot copy {source} to {args.dest}: {error}", file=sys.stderr)
         return EXIT_FAILED
     print(f"backup: {source} copied to {args.dest} ({size:,} bytes)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.storage.backup import copy_database
 from bot.storage.database import Database
 from bot.storage.errors import DuplicateLiveGame, GameChanged, StorageError, StorageFailure
 from bot.storage.migrations import MigrationError
@@ -51,5 +52,6 @@ __all__ = [
     "StorageError",
     "StorageFailure",
     "Store",
+    "copy_database",
     "open_store",
 ]
