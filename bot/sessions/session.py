@@ -11,6 +11,10 @@ was ever missing from the database.
 Listeners run in the session's own task, fed by a queue in commit order. An operation
 returns as soon as its commit is done, whatever the listeners are doing, and a listener, a
 timer or a computer player may call any operation without waiting on itself.
+
+The turn timer (:mod:`bot.sessions.timers`) and the computer seats
+(:mod:`bot.sessions.computers`) are the session's own, told of every commit, and change the
+table only through its operations.
 """
 
 from __future__ import annotations
@@ -19,16 +23,15 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from bot.clock import utc_now
 from bot.league import final_results
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
-from bot.rummy.computer import ComputerPlayer, catch_up, make_player, safe_action
 from bot.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
-from bot.sessions.computers import Brains
+from bot.sessions.computers import Brains, ComputerSeats, seat_level
 from bot.sessions.errors import (
     LobbyError,
     NotAllowed,
@@ -40,7 +43,7 @@ from bot.sessions.errors import (
 from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
-from bot.sessions.timers import MISSED_LIMIT, STAND_IN_LEVEL, Timing
+from bot.sessions.timers import Timing, TurnTimer
 from bot.storage import (
     GameChanged,
     GameRecord,
@@ -55,12 +58,6 @@ log = logging.getLogger(__name__)
 
 LEVEL_LIMIT = 16
 _E = TypeVar("_E", bound="Committed | None")
-
-
-async def _sleep_until(moment: datetime) -> None:
-    delay = (moment - utc_now()).total_seconds()
-    if delay > 0:
-        await asyncio.sleep(delay)
 
 
 _NO_VIEWS: Mapping[str | None, GameView] = MappingProxyType({})
@@ -80,13 +77,9 @@ class Session:
         brains: Brains | None = None,
         timing: Timing | None = None,
     ) -> None:
-        self._brains = brains
-        self._timing = timing or Timing()
         self._deadline: Deadline | None = record.deadline
-        self._timer: asyncio.Task[None] | None = None
-        self._timer_key: tuple[int, str] | None = None
-        self._computers: dict[str, ComputerPlayer] = {}
-        self._thinker: asyncio.Task[None] | None = None
+        self._timer = TurnTimer(self, timing or Timing())
+        self._computers = ComputerSeats(self, brains)
         self._record = record
         self._messages = {(m.kind, m.player): m for m in messages}
         self._game = game
@@ -218,9 +211,6 @@ class Session:
         about the commit later, in the session's own task.
         """
         return await self._run(lambda: self._apply(player, action, turn))
-
-    async def _act(self, player: str, action: Action, turn: int, by: str) -> Committed:
-        return await self._run(lambda: self._apply(player, action, turn, by=by))
 
     async def _apply(
         self, player: str, action: Action, turn: int | None, *, by: str = "person"
@@ -358,160 +348,33 @@ class Session:
 
         return await self._run(work)
 
-    # --- computer players ----------------------------------------------------------------
+    # --- the turn timer and the computer seats ----------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        """The committed game (None before the deal), for the turn timer and the computer
+        seats to choose from. A commit replaces it and never changes it: read it, never
+        apply to it."""
+        return self._game
 
     def computer_level(self, player: str) -> str | None:
         """The level of the computer playing ``player``'s seat; None for a person."""
-        seat = self._seat(player)
-        if seat is None:
-            return None
-        if seat.kind is SeatKind.HUMAN:
-            return seat.stand_in
-        return seat.level or "normal"
+        return seat_level(self._seat(player))
 
     def _seat(self, player: str) -> Seat | None:
         return next((x for x in self._record.seats if x.player_id == player), None)
 
-    def _computer_to_move(self) -> str | None:
-        game = self._game
-        if game is None or self._closed or game.is_over:
-            return None
-        current = game.view(None).current
-        if current is None or self.computer_level(current) is None:
-            return None
-        return current
+    async def play_for(
+        self, player: str, action: Action, turn: int, *, by: Literal["computer", "timer"]
+    ) -> Committed:
+        """:meth:`apply` for ``player`` by a computer seat (refused once the seat is a
+        person's again) or by the turn timer (playing for an absent person)."""
+        return await self._run(lambda: self._apply(player, action, turn, by=by))
 
-    async def resume(self) -> None:
-        """Set the background work going that a loaded game needs (a computer to move, a
-        turn timer, one that ran out while nobody watched)."""
-        async with self._lock:
-            await self._after_commit()
-
-    async def _after_commit(self) -> None:
-        await self._arm_timer()
-        if self._brains is None or self._closed or self._game is None:
-            return
-        game = self._game
-        if any(self.computer_level(p) == "hard" for p in game.players):
-            self._brains.warm()
-        for player in game.players:
-            if player in self._computers and self._computer_to_move() != player:
-                observe = getattr(self._computers[player], "observe", None)
-                if observe is not None:
-                    observe(game.view(player))
-        if self._computer_to_move() is None:
-            return
-        if self._thinker is not None and not self._thinker.done():
-            return  # it plays on while computers are to move
-        self._thinker = self.start_task(self._play_computers(), name=f"game-{self.game_id}-cpu")
-
-    async def _computer(self, player: str, game: Game) -> ComputerPlayer:
-        """The computer holding ``player``'s seat; one made now (after a restart, or to
-        stand in for someone absent) first catches up on the round so far, in a thread:
-        replaying a long game takes a while."""
-        found = self._computers.get(player)
-        if found is None:
-            assert self._brains is not None
-            level = self.computer_level(player) or "normal"
-            try:
-                found = make_player(level, self._brains.hard_budget)
-            except ValueError:
-                found = make_player("normal")
-            try:
-                await asyncio.to_thread(catch_up, found, game, player)
-            except Exception:
-                # It plays on knowing only what it sees from now on.
-                log.exception("game %s: computer %s could not catch up", self.game_id, player)
-            self._computers[player] = found
-        return found
-
-    async def _play_computers(self) -> None:
-        """Play every move of the computers whose turn it is, one after the other, each
-        after a short pause, through :meth:`apply` like anyone."""
-        brains = self._brains
-        assert brains is not None
-        while (player := self._computer_to_move()) is not None:
-            await asyncio.sleep(brains.delay)
-            if self._computer_to_move() != player or self._game is None:
-                continue
-            game = self._game
-            view, legal, turn = game.view(player), game.legal_actions(player), game.turn
-            if not legal:
-                return
-            seed = (self._record.seed ^ (len(game.log) * 0x9E3779B97F4A7C15)) & (2**63 - 1)
-            try:
-                computer = await self._computer(player, game)
-                action, after = await brains.choose(computer, view, legal, seed)
-                self._computers[player] = after
-            except Exception:
-                # A broken worker must not stall the table: the safe move keeps it going.
-                log.exception("game %s: computer %s could not choose", self.game_id, player)
-                action = safe_action(view, legal)
-            if self._game is not game:
-                continue  # something else was committed meanwhile: think again
-            try:
-                await self._act(player, action, turn, "computer")
-            except (StaleAction, SessionClosed):
-                return
-            except PlayerError:
-                log.error("game %s: computer %s chose %s, refused", self.game_id, player, action)
-                fallback = safe_action(view, legal)
-                await self._act(player, fallback, turn, "computer")
-
-    # --- turn timer ------------------------------------------------------------------------
-
-    @property
-    def turn_timer(self) -> int:
-        """Minutes a person's turn may take; 0 when there is no timer."""
-        return self._record.turn_timer
-
-    @property
-    def deadline(self) -> datetime | None:
-        """When the running turn runs out; None when no timer runs."""
-        return None if self._deadline is None else self._deadline.at
-
-    def _timer_seconds(self) -> float:
-        return self._record.turn_timer * self._timing.minute
-
-    async def _arm_timer(self) -> None:
-        """Keep the stored deadline in step with whose turn it is, and a task waiting on it.
-        Called under the lock after every commit."""
-        game = self._game
-        want: Deadline | None = None
-        if self._record.turn_timer > 0 and game is not None and not self._closed:
-            current = None if game.is_over else game.view(None).current
-            if current is not None and self.computer_level(current) is None:
-                old = self._deadline
-                if old is not None and (old.turn, old.player) == (game.turn, current):
-                    want = old
-                else:
-                    at = utc_now() + timedelta(seconds=self._timer_seconds())
-                    want = Deadline(game.turn, current, at)
-        if want != self._deadline:
-            try:
-                async with self._store.unit() as repo:
-                    await repo.set_deadline(self.game_id, want)
-            except StorageError:
-                log.warning("game %s: could not store the turn's deadline", self.game_id)
-            self._deadline = want
-        key = None if want is None else (want.turn, want.player)
-        if key == self._timer_key and self._timer is not None and not self._timer.done():
-            return
-        if self._timer is not None and self._timer is not asyncio.current_task():
-            self._timer.cancel()
-        self._timer, self._timer_key = None, key
-        if want is not None:
-            self._timer = self.start_task(self._wait_turn(want), name=f"game-{self.game_id}-timer")
-
-    async def _wait_turn(self, deadline: Deadline) -> None:
-        """Remind at half time, then play the turn safely when it runs out."""
-        if not deadline.reminded:
-            half = deadline.at - timedelta(seconds=self._timer_seconds() / 2)
-            await _sleep_until(half)
-            if utc_now() < deadline.at:
-                await self._run(lambda: self._remind(deadline))
-        await _sleep_until(deadline.at)
-        await self._time_out(deadline)
+    async def remind(self, deadline: Deadline) -> Committed | None:
+        """Note that the reminder of ``deadline`` went out (stored, so a restart does not
+        remind twice) and tell the listeners; nothing when the turn moved on meanwhile."""
+        return await self._run(lambda: self._remind(deadline))
 
     async def _remind(self, deadline: Deadline) -> Committed | None:
         if self._deadline is None or (self._deadline.turn, self._deadline.player) != (
@@ -525,35 +388,18 @@ class Session:
         self._deadline = reminded
         return self._event(EventKind.REMINDER, deadline.player)
 
-    async def _time_out(self, deadline: Deadline) -> None:
-        """Play the absent person's turn safely (draw, discard the highest loose card), and
-        after too many in a row hand their seat to a computer player."""
-        player = deadline.player
-        played = False
-        for _ in range(8):
-            game = self._game
-            if game is None or self._closed or game.is_over or game.turn != deadline.turn:
-                break
-            if game.view(None).current != player or self.computer_level(player) is not None:
-                break
-            legal = game.legal_actions(player)
-            if not legal:
-                break
-            action = safe_action(game.view(player), legal)
-            try:
-                await self._act(player, action, deadline.turn, "timer")
-            except (StaleAction, SessionClosed):
-                return
-            played = True
-        if played and not self._closed:
-            await self._run(lambda: self._missed(player))
+    async def miss_turn(self, player: str, *, limit: int, stand_in: str) -> Committed | None:
+        """Count a turn the timer played for the person in ``player``'s seat; at ``limit``
+        turns in a row a computer player of level ``stand_in`` takes the seat (an event
+        then) until the person joins again."""
+        return await self._run(lambda: self._missed(player, limit, stand_in))
 
-    async def _missed(self, player: str) -> Committed | None:
+    async def _missed(self, player: str, limit: int, level: str) -> Committed | None:
         seat = self._seat(player)
         if seat is None or seat.kind is not SeatKind.HUMAN or seat.stand_in is not None:
             return None
         missed = seat.missed + 1
-        stand_in = STAND_IN_LEVEL if missed >= MISSED_LIMIT else None
+        stand_in = level if missed >= limit else None
         await self._set_seat(player, missed, stand_in)
         return self._event(EventKind.SEAT, player) if stand_in is not None else None
 
@@ -568,6 +414,39 @@ class Session:
             for x in self._record.seats
         )
         self._record = dataclasses.replace(self._record, seats=seats)
+
+    async def resume(self) -> None:
+        """Set the background work going that a loaded game needs (a computer to move, a
+        turn timer, one that ran out while nobody watched)."""
+        async with self._lock:
+            await self._after_commit()
+
+    async def _after_commit(self) -> None:
+        """Tell the turn timer and the computer seats that a commit happened (under the
+        lock): the turn's deadline is stored before the timer waits on it."""
+        await self._keep_deadline(self._timer.due(self._deadline))
+        self._timer.follow(self._deadline)
+        self._computers.committed()
+
+    async def _keep_deadline(self, deadline: Deadline | None) -> None:
+        if deadline == self._deadline:
+            return
+        try:
+            async with self._store.unit() as repo:
+                await repo.set_deadline(self.game_id, deadline)
+        except StorageError:
+            log.warning("game %s: could not store the turn's deadline", self.game_id)
+        self._deadline = deadline
+
+    @property
+    def turn_timer(self) -> int:
+        """Minutes a person's turn may take; 0 when there is no timer."""
+        return self._record.turn_timer
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the running turn runs out; None when no timer runs."""
+        return None if self._deadline is None else self._deadline.at
 
     # --- background work (turn timers, computer players) -----------------------------------
 

@@ -28,7 +28,7 @@ def test_engine_modules_use_no_global_random() -> None:
 
     import bot.rummy
 
-    for path in Path(bot.rummy.__file__).parent.glob("*.py"):
+    for path in Path(bot.rummy.__file__).parent.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if (
