@@ -30,8 +30,8 @@ class StockOut(StrEnum):
 
 
 class Rules(Protocol):
-    """What a hook reads of the rules in play: a :class:`bot.rummy.rules.Ruleset`, which
-    imports this module and so is named here by the values the hooks use."""
+    """What a hook reads of the rules in play. They are a :class:`bot.rummy.rules.Ruleset`,
+    which imports this module, so they are named here by the values the hooks read."""
 
     @property
     def ace_high(self) -> bool: ...
@@ -90,7 +90,7 @@ class Variant:
     scorings: tuple[Scoring, ...]
     """The scoring kinds players may choose, its own first."""
     rules: Mapping[str, Any]
-    """Every other rule value a game starts from, by :class:`Ruleset` field."""
+    """Every value a game's ``Ruleset`` starts from but its name and scoring, by field."""
     options: tuple[str, ...]
     """The options players may change, by name (``bot.rummy.rules`` knows the words for
     each), in the order they are listed."""
@@ -106,7 +106,7 @@ class Variant:
     """Yes/no rules that ``/rummy rules`` lists for this variant only, by ``Ruleset`` field."""
     cut_losses_after: int | None = None
     """Turns a player from which the hard computer lays its melds down when far from going
-    out (measured per variant); ``None``: it keeps holding them."""
+    out, measured per variant (``HardPlayer.cut_after``); ``None``: it keeps holding them."""
 
     def __post_init__(self) -> None:
         lowest = self.rules["min_players"]
