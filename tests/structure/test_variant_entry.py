@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -100,3 +101,16 @@ def test_a_registered_variant_plays_a_seeded_game_reloads_and_is_drawn(gin: Vari
     assert any("Gin-like Rummy" in text for text in texts), texts
     for picture in (render_table(view), render_round_summary(view)):
         assert picture.startswith(b"\x89PNG")
+
+
+def test_a_variant_cannot_take_a_name_already_registered(gin: Variant) -> None:
+    before = dict(ALIASES)
+    with pytest.raises(ValueError, match="variant names already taken: gin-like"):
+        register(replace(GIN, name="gin-other"))
+    assert before == ALIASES
+    assert "gin-other" not in VARIANTS
+
+
+def test_an_entry_deals_from_its_fewest_players_on() -> None:
+    with pytest.raises(ValueError, match="gin-test: the deal tables must start at 2 players"):
+        replace(GIN, hand_sizes={3: 10})
