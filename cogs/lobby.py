@@ -14,17 +14,13 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.i18n import locale_of, t
-from bot.rummy import preset, preset_names
+from bot.rummy import preset, preset_names, variants
 from cogs import flows, present
 from cogs.replies import guarded, send
 
 Interaction = discord.Interaction[Any]
 
-VARIANTS = [
-    app_commands.Choice(name="Classic Rummy", value="classic"),
-    app_commands.Choice(name="Parlett's Basic Rummy", value="parlett"),
-    app_commands.Choice(name="Rummy 500", value="500"),
-]
+VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
 LEVELS = [
     app_commands.Choice(name="easy", value="easy"),
     app_commands.Choice(name="normal", value="normal"),

@@ -79,11 +79,16 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 # --- rules and lobby ---------------------------------------------------------------------
 
-VARIANT_KEYS = {"classic": "variant.classic", "parlett": "variant.parlett", "500": "variant.500"}
+FLAG_KEYS = {
+    "two_decks_for_four_five": "rules.two_decks",
+    "ten_for_three": "rules.ten_for_three",
+    "joker_swap": "rules.joker_swap",
+}
+"""The line of each yes/no rule a variant lists in ``/rummy rules`` beyond the common ones."""
 
 
 def variant_name(ruleset: Ruleset, loc: str) -> str:
-    return t(VARIANT_KEYS.get(ruleset.name, "variant.classic"), loc)
+    return t(ruleset.variant.name_key, loc)
 
 
 def rules_lines(ruleset: Ruleset, loc: str) -> list[str]:
@@ -113,10 +118,8 @@ def rules_lines(ruleset: Ruleset, loc: str) -> list[str]:
         t("rules.limit_layoffs", loc, value=flag(ruleset.limit_layoffs)),
         t("rules.must_discard", loc, value=flag(ruleset.must_discard_to_go_out)),
     ]
-    if ruleset.name == "parlett":
-        lines.append(t("rules.two_decks", loc, value=flag(ruleset.two_decks_for_four_five)))
-        lines.append(t("rules.ten_for_three", loc, value=flag(ruleset.ten_for_three)))
-        lines.append(t("rules.joker_swap", loc, value=flag(ruleset.joker_swap)))
+    for field in ruleset.variant.listed_flags:
+        lines.append(t(FLAG_KEYS[field], loc, value=flag(getattr(ruleset, field))))
     if ruleset.deep_discard:
         lines.append(t("rules.deep_discard", loc))
     return lines

@@ -48,11 +48,9 @@ class DisplayBox:
 DESKTOP = DisplayBox(550, 350)
 PHONE = DisplayBox(360)
 
-_GAME_NAMES = {"classic": "Classic Rummy", "parlett": "Parlett Rummy", "500": "Rummy 500"}
-
 
 def game_name(ruleset: Ruleset) -> str:
-    return _GAME_NAMES.get(ruleset.name, ruleset.name)
+    return ruleset.variant.picture_title
 
 
 def plural(count: int, word: str) -> str:

@@ -1,32 +1,23 @@
-"""Every option of rules.md as one frozen, validated value, and the three named presets.
+"""Every option of rules.md as one frozen, validated value, and the named presets.
 
-A preset fixes most of the rules; players may change only what rules.md marks as an option
-for that preset. Everything the engine needs to know about a variant is read from here, so a
+A preset is a variant of :mod:`bot.rummy.variants` with the options players chose; players
+may change only what the variant offers as an option. The engine asks a :class:`Ruleset`
+everything that differs between variants, and the ruleset reads its variant's entry, so a
 variant is configuration, not code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
 from bot.rummy.cards import ACE, Card
 from bot.rummy.errors import RulesError
-
-
-class Scoring(StrEnum):
-    POSITIVE = "positive"
-    NEGATIVE = "negative"
-    HAND = "hand"
-
-
-class StockOut(StrEnum):
-    """What happens when a player is to draw and the stock is empty."""
-
-    END_ROUND = "end_round"
-    TURN_OVER = "turn_over"
-
+from bot.rummy.variants import ALIASES, DEFAULT, VARIANTS, Variant
+from bot.rummy.variants import Scoring as Scoring
+from bot.rummy.variants import StockOut as StockOut
 
 MAX_TURNS_PER_ROUND = 300
 MAX_TURNOVERS = 3
@@ -58,29 +49,20 @@ class Ruleset:
         if problems:
             raise RulesError("; ".join(problems))
 
+    @property
+    def variant(self) -> Variant:
+        """What this game's variant decides beyond the values above: names, tables, hooks."""
+        return _BASE[self.name]
+
     # --- what depends on the number of players -------------------------------------------
 
     def decks_for(self, players: int) -> int:
         self.check_players(players)
-        if self.name == "parlett":
-            if players >= 6 or (players >= 4 and self.two_decks_for_four_five):
-                return 2
-            return 1
-        if self.name == "500":
-            return 2 if players >= 5 else 1
-        return 1
+        return self.variant.deal(self, players).decks
 
     def hand_size(self, players: int) -> int:
         self.check_players(players)
-        if self.name == "parlett":
-            if players == 2:
-                return 10
-            if players == 3:
-                return 10 if self.ten_for_three else 7
-            if players <= 5:
-                return 10 if self.decks_for(players) == 2 else 7
-            return 10
-        return 13 if players == 2 else 7
+        return self.variant.deal(self, players).cards
 
     def check_players(self, players: int) -> None:
         if not (self.min_players <= players <= self.max_players):
@@ -98,13 +80,7 @@ class Ruleset:
         if card.rank >= 10:
             return 10
         if card.rank == ACE:
-            if self.name == "500":
-                if not self.ace_high:  # option "ace always low"
-                    return 5 if self.simple_scoring else 1
-                return 15
-            if self.name == "parlett":
-                return 11 if self.ace_high else 1
-            return 5 if self.simple_scoring else 1
+            return self.variant.ace_value(self)
         return 5 if self.simple_scoring else card.rank
 
     def placed_value(self, card: Card, low_ace_of_run: bool) -> int:
@@ -131,7 +107,7 @@ class Ruleset:
 
     def describe(self) -> str:
         """One line for people: the preset and the options that differ from it."""
-        base = PRESETS[self.name]
+        base = preset(self.name)
         changed = [
             f"{f.name}={getattr(self, f.name)}"
             for f in fields(self)
@@ -142,7 +118,7 @@ class Ruleset:
 
 def _problems(r: Ruleset) -> list[str]:
     problems: list[str] = []
-    if r.name not in _OPTIONS:
+    if r.name not in _BASE:
         problems.append(f"unknown preset '{r.name}'")
         return problems
     if not (2 <= r.min_players <= r.max_players):
@@ -153,66 +129,20 @@ def _problems(r: Ruleset) -> list[str]:
         problems.append("the target score must be above zero")
     if r.target > 100_000:
         problems.append("the target score must be at most 100000")
-    if r.scoring is Scoring.HAND and r.name != "500":
+    if r.scoring is Scoring.HAND and Scoring.HAND not in _BASE[r.name].scorings:
         problems.append("hand scoring belongs to Rummy 500")
     if r.deep_discard and r.stock_out is StockOut.TURN_OVER:
         problems.append("the extended discard pile cannot be turned over as a stock")
     return problems
 
 
-_BASE: dict[str, dict[str, Any]] = {
-    "classic": {
-        "min_players": 2,
-        "max_players": 4,
-        "jokers_per_deck": 0,
-        "two_decks_for_four_five": False,
-        "ten_for_three": False,
-        "ace_high": False,
-        "deep_discard": False,
-        "stock_out": StockOut.END_ROUND,
-        "scoring": Scoring.POSITIVE,
-        "simple_scoring": False,
-        "target": 100,
-        "limit_layoffs": False,
-        "must_discard_to_go_out": False,
-        "joker_swap": False,
-    },
-    "parlett": {
-        "min_players": 2,
-        "max_players": 7,
-        "jokers_per_deck": 2,
-        "two_decks_for_four_five": False,
-        "ten_for_three": False,
-        "ace_high": False,
-        "deep_discard": False,
-        "stock_out": StockOut.TURN_OVER,
-        "scoring": Scoring.POSITIVE,
-        "simple_scoring": False,
-        "target": 100,
-        "limit_layoffs": False,
-        "must_discard_to_go_out": False,
-        "joker_swap": True,
-    },
-    "500": {
-        "min_players": 2,
-        "max_players": 8,
-        "jokers_per_deck": 0,
-        "two_decks_for_four_five": False,
-        "ten_for_three": False,
-        "ace_high": True,
-        "deep_discard": True,
-        "stock_out": StockOut.END_ROUND,
-        "scoring": Scoring.HAND,
-        "simple_scoring": False,
-        "target": 500,
-        "limit_layoffs": False,
-        "must_discard_to_go_out": False,
-        "joker_swap": False,
-    },
-}
+_BASE = VARIANTS
+"""The registry's variants by name: the base of every preset."""
+_ALIASES = ALIASES
+"""Every name people may type for a preset -> the variant's name."""
 
-# Per preset: the options players may choose (rules.md marks them "option"), each with the
-# keyword names accepted for it and a function from the given value to field changes.
+# The options a variant may offer (rules.md marks them "option"): each is a few keywords
+# players may use, each with a function from the given value to field changes.
 
 
 def _flag(field: str) -> Any:
@@ -292,74 +222,45 @@ def _decks(value: Any) -> dict[str, Any]:
     raise RulesError(f"the game is played with one or two decks, not {value!r}")
 
 
-_COMMON: dict[str, Any] = {
-    "target": _target,
-    "target_score": _target,
-    "game_target": _target,
-    "must_discard_to_go_out": _flag("must_discard_to_go_out"),
-    "must_discard": _flag("must_discard_to_go_out"),
-    "discard_to_go_out": _flag("must_discard_to_go_out"),
-}
-_LIMIT: dict[str, Any] = {
-    "limit_layoffs": _flag("limit_layoffs"),
-    "limit_lay_offs": _flag("limit_layoffs"),
-    "limited_layoffs": _flag("limit_layoffs"),
-}
-_SIMPLE: dict[str, Any] = {
-    "simple_scoring": _flag("simple_scoring"),
-    "simple": _flag("simple_scoring"),
-}
-_OPTIONS: dict[str, dict[str, Any]] = {
-    "classic": {
-        **_COMMON,
-        **_LIMIT,
-        **_SIMPLE,
-        "scoring": _scoring((Scoring.POSITIVE, Scoring.NEGATIVE)),
-        "negative_scoring": _negative,
-        "negative": _negative,
-    },
-    "parlett": {
-        **_COMMON,
-        "jokers": _jokers,
-        "jokers_per_deck": _jokers,
-        "use_jokers": _jokers,
-        "two_decks": _flag("two_decks_for_four_five"),
-        "two_decks_for_four_five": _flag("two_decks_for_four_five"),
-        "decks": _decks,
-        "ten_for_three": _flag("ten_for_three"),
-        "ten_cards_for_three": _flag("ten_for_three"),
-        "ace_high": _flag("ace_high"),
-        "aces_high": _flag("ace_high"),
-        "aces_high_or_low": _flag("ace_high"),
-        "ace_high_or_low": _flag("ace_high"),
-        "high_low_aces": _flag("ace_high"),
-        "aces": _aces(allowed_high=True),
-        "scoring": _scoring((Scoring.POSITIVE,)),
-    },
-    "500": {
-        **_COMMON,
-        **_LIMIT,
-        **_SIMPLE,
-        "jokers": _jokers,
-        "jokers_per_deck": _jokers,
-        "use_jokers": _jokers,
-        "ace_always_low": _ace_always_low,
-        "aces_always_low": _ace_always_low,
-        "aces": _aces(allowed_high=True),
-        "scoring": _scoring((Scoring.HAND,)),
-    },
-}
-_ALIASES = {
-    "classic": "classic",
-    "basic": "classic",
-    "rummy": "classic",
-    "parlett": "parlett",
-    "parlett-basic": "parlett",
-    "500": "500",
-    "rummy500": "500",
-    "rummy-500": "500",
-    "rummy_500": "500",
-}
+Setter = Callable[[Any], dict[str, Any]]
+
+
+def _words(variant: Variant) -> dict[str, dict[str, Setter]]:
+    """Per option a variant may offer, the keywords accepted for it."""
+    return {
+        "target": {"target": _target, "target_score": _target, "game_target": _target},
+        "must_discard_to_go_out": dict.fromkeys(
+            ("must_discard_to_go_out", "must_discard", "discard_to_go_out"),
+            _flag("must_discard_to_go_out"),
+        ),
+        "limit_layoffs": dict.fromkeys(
+            ("limit_layoffs", "limit_lay_offs", "limited_layoffs"), _flag("limit_layoffs")
+        ),
+        "simple_scoring": dict.fromkeys(("simple_scoring", "simple"), _flag("simple_scoring")),
+        "scoring": {"scoring": _scoring(variant.scorings)},
+        "negative_scoring": {"negative_scoring": _negative, "negative": _negative},
+        "jokers": {"jokers": _jokers, "jokers_per_deck": _jokers, "use_jokers": _jokers},
+        "two_decks": {
+            "two_decks": _flag("two_decks_for_four_five"),
+            "two_decks_for_four_five": _flag("two_decks_for_four_five"),
+            "decks": _decks,
+        },
+        "ten_for_three": dict.fromkeys(
+            ("ten_for_three", "ten_cards_for_three"), _flag("ten_for_three")
+        ),
+        "ace_high": dict.fromkeys(
+            ("ace_high", "aces_high", "aces_high_or_low", "ace_high_or_low", "high_low_aces"),
+            _flag("ace_high"),
+        ),
+        "ace_always_low": dict.fromkeys(("ace_always_low", "aces_always_low"), _ace_always_low),
+        "aces": {"aces": _aces(allowed_high=True)},
+    }
+
+
+def _accepted(variant: Variant) -> dict[str, Setter]:
+    """Every keyword a variant's options accept, in the order of its options."""
+    words = _words(variant)
+    return {word: setter for option in variant.options for word, setter in words[option].items()}
 
 
 def preset_names() -> tuple[str, ...]:
@@ -368,7 +269,7 @@ def preset_names() -> tuple[str, ...]:
 
 def options_for(name: str) -> tuple[str, ...]:
     """The option keywords a preset accepts (aliases included)."""
-    return tuple(_OPTIONS[_canonical(name)])
+    return tuple(_accepted(_BASE[_canonical(name)]))
 
 
 def _canonical(name: str) -> str:
@@ -378,7 +279,7 @@ def _canonical(name: str) -> str:
     return _ALIASES[key]
 
 
-def preset(name: str | int = "classic", **options: Any) -> Ruleset:
+def preset(name: str | int = DEFAULT, **options: Any) -> Ruleset:
     """The ruleset of a named preset with the given options changed.
 
     Only what rules.md calls an option for that preset may change; anything else, or a
@@ -388,8 +289,8 @@ def preset(name: str | int = "classic", **options: Any) -> Ruleset:
     True
     """
     canonical = _canonical(str(name))
-    allowed = _OPTIONS[canonical]
-    values = dict(_BASE[canonical])
+    allowed = _accepted(_BASE[canonical])
+    values = _BASE[canonical].start_values()
     for key, value in options.items():
         setter = allowed.get(key)
         if setter is None:
@@ -400,14 +301,14 @@ def preset(name: str | int = "classic", **options: Any) -> Ruleset:
     return Ruleset(name=canonical, **values)
 
 
-PRESETS: dict[str, Ruleset] = {}
-PRESETS.update({name: preset(name) for name in _BASE})
+PRESETS: dict[str, Ruleset] = {name: preset(name) for name in _BASE}
+"""The preset of each variant registered when this module was imported."""
 
 
 def with_options(ruleset: Ruleset, **options: Any) -> Ruleset:
     """A preset's ruleset with more options changed (validated like :func:`preset`)."""
     changed = preset(ruleset.name, **options)
-    base = PRESETS[ruleset.name]
+    base = preset(ruleset.name)
     kept = {
         f.name: getattr(ruleset, f.name)
         for f in fields(ruleset)

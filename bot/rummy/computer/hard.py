@@ -25,6 +25,7 @@ from bot.rummy.computer.levels import DEFAULT_BUDGET, Level
 from bot.rummy.computer.memory import Memory, observe, remember
 from bot.rummy.computer.normal import NormalPlayer, _planned, _Planner
 from bot.rummy.solver import Arrangement, solve
+from bot.rummy.variants import cut_losses_table
 from bot.rummy.views import GameView
 
 
@@ -71,7 +72,7 @@ class HardPlayer:
     """What ``budget`` is counted in: wall time in a game. The strength benchmark passes
     its process's CPU time, so other work on the machine cannot change what it finds."""
     normal: NormalPlayer = field(default_factory=NormalPlayer)
-    cut_after: dict[str, int] = field(default_factory=lambda: {"parlett": 4, "500": 7})
+    cut_after: dict[str, int] = field(default_factory=cut_losses_table)
     """Turns a player, by preset name, from which a hand far from going out lays its melds
     down (a preset not named here never does)."""
     cut_left: int = 4
