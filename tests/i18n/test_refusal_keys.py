@@ -184,11 +184,9 @@ def test_every_refusal_in_the_code_names_a_key_every_catalog_has() -> None:
         if count:
             counts[_module_name(path)] = count
     assert problems == []
-    # The scan sees every layer and every way a class is named: by its name, by a module
-    # alias (``s.NoGameHere``), and refusals built to be raised later (``legal``).
-    assert {"bot.rummy.game", "bot.rummy.legal", "bot.sessions.session", "cogs.flows"} <= set(
-        counts
-    )
+    # The scan sees every layer (the forms a class is named in are checked below).
+    for layer in ("bot.rummy.", "bot.sessions.", "cogs."):
+        assert any(module.startswith(layer) for module in counts), layer
     assert sum(counts.values()) >= 90  # 93 when this test was written
 
 
