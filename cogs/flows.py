@@ -19,9 +19,9 @@ import discord
 
 from bot import sessions as s
 from bot.i18n import locale_of, t
-from bot.rummy import Action, PlayerError, Ruleset
+from bot.rummy import Action, Ruleset
 from cogs import components, present
-from cogs.replies import guarded, send
+from cogs.replies import Refused, guarded, send
 
 if TYPE_CHECKING:
     from cogs.notify import Board, Notifier
@@ -53,10 +53,10 @@ def notifier(interaction: Interaction) -> Notifier:
 def channel_session(interaction: Interaction) -> s.Session:
     """The session of the channel a slash command was used in."""
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise PlayerError(t("error.guild_only", locale_of(interaction)))
+        raise Refused("error.guild_only")
     session = manager(interaction).get(interaction.channel_id)
     if session is None:
-        raise s.NoGameHere("no game in this channel")
+        raise s.NoGameHere("refusal.table.none")
     return session
 
 
@@ -64,14 +64,14 @@ def game_session(interaction: Interaction, game_id: int) -> s.Session:
     """The session a component belongs to, by the game id in its custom id."""
     session = manager(interaction).by_game(game_id)
     if session is None:
-        raise s.SessionClosed("this game is over")
+        raise s.SessionClosed("refusal.table.ended")
     return session
 
 
 def seated(session: s.Session, interaction: Interaction) -> str:
     player = session.player_of(interaction.user.id)
     if player is None:
-        raise s.NotSeated("not at this table")
+        raise s.NotSeated("refusal.seat.none")
     return player
 
 
@@ -172,7 +172,7 @@ def _cached_permissions(interaction: Interaction) -> discord.Permissions | None:
 async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: int = 0) -> None:
     loc = locale_of(interaction, public=True)
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise PlayerError(t("error.guild_only", locale_of(interaction)))
+        raise Refused("error.guild_only")
     missing = missing_permissions(interaction)
     if missing:
         names = ", ".join(t(key, locale_of(interaction)) for key in missing)
@@ -229,7 +229,7 @@ async def lobby_op(
         return await session.cancel(user.id, moderator=moderator)
     if verb == "addbot":
         return await session.add_computer(user.id, level, moderator=moderator)
-    raise PlayerError(f"unknown lobby action {verb!r}")
+    raise Refused("error.lobby_action", verb=verb)
 
 
 _LOBBY_DONE = {
@@ -304,11 +304,11 @@ async def show_hand(interaction: Interaction, session: s.Session) -> None:
     player = seated(session, interaction)
     loc = locale_of(interaction)
     if session.status is s.SessionStatus.LOBBY:
-        raise PlayerError(t("hand.not_dealt", loc))
+        raise Refused("hand.not_dealt")
     board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
     content, file, view = await hand_message(session, board, player, loc)
     if content is None:
-        raise s.SessionClosed("no hand to show")
+        raise s.SessionClosed("refusal.hand.none")
     await send(interaction, content, ephemeral=True, file=file, view=view)
 
 
@@ -443,7 +443,7 @@ async def hint_command(interaction: Interaction) -> None:
         loc = locale_of(interaction)
         legal = session.legal_actions(player)
         if not legal:
-            raise PlayerError(t("hint.not_your_turn", loc))
+            raise Refused("hint.not_your_turn")
         view = session.view(player)
         text = await asyncio.to_thread(present.hint_text, view, legal, loc)
         await send(interaction, text)

@@ -15,8 +15,9 @@ from typing import Any
 import discord
 
 from bot import sessions as s
-from bot.i18n import locale_of, t
-from bot.rummy import CardParseError, IllegalAction, NotYourTurn, PlayerError, RulesError
+from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
+from bot.rummy import CardParseError, NotYourTurn, PlayerError, RulesError
+from bot.rummy.errors import message_params
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,16 @@ _SESSION_KEYS: tuple[tuple[type[Exception], str], ...] = (
 )
 
 
+class Refused(PlayerError):
+    """A refusal only the Discord layer gives (a command used outside a server, a hint out
+    of turn); its key is one of the catalogs', and so is its English text."""
+
+    templates = catalog(DEFAULT_LOCALE)
+
+
 def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = None) -> str:
-    """The words for a refusal: the session's cases are ours to say, the engine's reason is
-    passed on as the engine wrote it."""
+    """The words for a refusal in the person's language: the session's cases are said by
+    their kind, any other refusal's reason is its key translated, inside the kind's frame."""
     if isinstance(error, NotYourTurn):
         current = error.current
         if current is None:
@@ -46,12 +54,19 @@ def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = Non
         if isinstance(error, kind):
             return t(key, loc)
     if isinstance(error, RulesError):
-        return t("error.rules", loc, reason=str(error))
+        return t("error.rules", loc, reason=reason_text(error, loc))
     if isinstance(error, CardParseError):
-        return t("error.cards", loc, reason=str(error))
-    if isinstance(error, IllegalAction | PlayerError):
-        return t("error.refused", loc, reason=str(error))
+        return t("error.cards", loc, reason=reason_text(error, loc))
+    if isinstance(error, PlayerError):
+        return t("error.refused", loc, reason=reason_text(error, loc))
     return t("error.unexpected", loc)
+
+
+def reason_text(error: PlayerError, loc: str) -> str:
+    """A refusal's own words in ``loc``: its key with its parameters, a refusal inside it
+    (why the lobby cannot start) translated as well."""
+    params = message_params(error.params, lambda inner: reason_text(inner, loc))
+    return t(error.key, loc, **params)
 
 
 async def send(

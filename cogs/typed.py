@@ -19,7 +19,7 @@ _INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufe0f"}
 def clean(text: str) -> str:
     """The text without the invisible characters phones and copy-paste slip in."""
     if len(text) > MAX_TEXT:
-        raise CardParseError(text[:20], "that is far too long for a list of cards")
+        raise CardParseError("refusal.card.too_long", token=text[:20])
     return "".join(ch for ch in text if ch not in _INVISIBLE).strip()
 
 
@@ -29,7 +29,7 @@ def reading_number(text: str | None) -> int | None:
         return None
     head = clean(text).split(":", 1)[0].strip().lstrip("#")
     if not (head.isascii() and head.isdigit()) or len(head) > 3 or int(head) < 1:
-        raise PlayerError("the reading is a number from the list autocomplete offers")
+        raise PlayerError("refusal.reading.number")
     return int(head)
 
 

@@ -17,6 +17,12 @@ Catalogs
     the check can find them; when a key must be chosen at run time, pick it from a mapping of
     constant strings.
 
+    Refusals (the errors a person causes) are keys too: ``IllegalAction("refusal.card.not_held",
+    card=...)``. The layers below this one cannot read the catalogs, so each keeps its refusals'
+    English beside its errors (``bot/rummy/refusals.py``, ``bot/sessions/refusals.py``) for
+    ``str(error)`` and the logs; :func:`bot.i18n.checks.template_problems` keeps those texts
+    equal to ``en.json`` and present in every catalog, and ``cogs/replies.py`` translates them.
+
     French addresses the player as "tu", as people do at a card table.
 
 Plurals
@@ -57,7 +63,6 @@ from __future__ import annotations
 
 import json
 import logging
-import string
 import warnings
 from collections.abc import Mapping
 from functools import cache
@@ -67,6 +72,8 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+
+from bot.rummy.refusals import fields as placeholders
 
 __all__ = [
     "DEFAULT_LOCALE",
@@ -168,15 +175,6 @@ def _plural(locale: str, count: int) -> str:
 def _missing(message: str) -> None:
     log.error("translation: %s", message)
     warnings.warn(message, MissingTranslation, stacklevel=3)
-
-
-def placeholders(text: str) -> frozenset[str]:
-    """The field names a text uses (``"{player} has {count}"`` -> ``{"player", "count"}``)."""
-    names: set[str] = set()
-    for _literal, field, _spec, _conversion in string.Formatter().parse(text):
-        if field is not None:
-            names.add(field.split(".", 1)[0].split("[", 1)[0])
-    return frozenset(names)
 
 
 def locale_of(interaction: discord.Interaction[Any], *, public: bool = False) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,26 @@ def missing_keys(roots: Iterable[Path] = SOURCE_ROOTS) -> list[str]:
         for key, places in sorted(keys_in_source(roots).items())
         if key not in english
     ]
+
+
+def template_problems(layers: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """Refusal texts a layer keeps in English beside its errors (name -> key -> text) that
+    a catalog lacks, or that ``en.json`` words differently: the layer's English is what logs
+    show, the catalogs' what people read, and every language must have every refusal."""
+    problems: list[str] = []
+    for name, texts in sorted(layers.items()):
+        for locale in sorted(available_locales()):
+            problems += [
+                f"{locale}.json lacks {key} ({name})"
+                for key in sorted(texts.keys() - catalog(locale).keys())
+            ]
+        english = catalog(DEFAULT_LOCALE)
+        problems += [
+            f"{key}: {name} says {text!r}, {DEFAULT_LOCALE}.json {english[key]!r}"
+            for key, text in sorted(texts.items())
+            if key in english and english[key] != text
+        ]
+    return problems
 
 
 def catalog_problems() -> list[str]:

@@ -272,37 +272,42 @@ def parse_action(text: str) -> Action:
     """
     words = clean(text).split(maxsplit=1)
     if not words:
-        raise PlayerError("say what to do: draw, take, end, meld, layoff, swap or discard")
+        raise PlayerError("refusal.move.empty")
     verb, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
     if verb in ("draw", "stock"):
         return DrawStock()
     if verb in ("take", "pick", "pickup"):
-        return TakeDiscard(_number(rest or "1", "how many cards to take"))
+        count = _number(rest or "1")
+        if count is None:
+            raise PlayerError("refusal.move.take_count", text=shown(rest or "1"))
+        return TakeDiscard(count)
     if verb in ("end", "end_round"):
         return EndRound()
     if verb == "meld":
         return Meld(*parse_group(rest))
     if verb in ("layoff", "lay", "swap"):
         number, cards = [*rest.split(maxsplit=1), "", ""][:2]
-        meld_id = _number(number, "the meld's number")
+        meld_id = _number(number)
+        if meld_id is None:
+            raise PlayerError("refusal.move.meld_number", text=shown(number))
         if verb == "swap":
             return SwapJoker(meld_id, Card.parse(cards))
         group, reading = parse_group(cards)
         return LayOff(group, meld_id, reading)
     if verb == "discard":
         return Discard(Card.parse(rest))
-    raise PlayerError(f"unknown move '{shown(words[0])}'")
+    raise PlayerError("refusal.move.unknown", move=shown(words[0]))
 
 
-def _number(text: str, what: str) -> int:
+def _number(text: str) -> int | None:
+    """The whole number ``text`` says (``2``, ``#2``), or None."""
     digits = text.strip().lstrip("#")
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
-        raise PlayerError(f"expected {what}, got '{shown(text)}'")
+        return None
     return int(digits)
 
 
 _ANNOTATED = re.compile(r"(?P<card>[^=()]+?)(?:=(?P<stands>[^=()]+?))?(?P<high>\(high\))?", re.I)
-READING_HINT = "say what a joker stands for like JK=7♥ (JK=7 in a set), a high ace like A♠(high)"
 
 
 def parse_group(text: str) -> tuple[tuple[Card, ...], Reading | None]:
@@ -320,21 +325,19 @@ def parse_group(text: str) -> tuple[tuple[Card, ...], Reading | None]:
     for token in (t for t in re.split(r"[\s,;]+", text) if t):
         m = _ANNOTATED.fullmatch(token)
         if m is None:
-            raise CardParseError(shown(token), f"I don't understand '{shown(token)}'")
+            raise CardParseError("refusal.reading.unknown", token=shown(token))
         card = Card.parse(m["card"])
         if m["stands"] is not None:
             if not card.is_joker:
-                raise CardParseError(
-                    shown(token), f"only a joker stands for another card: {READING_HINT}"
-                )
+                raise CardParseError("refusal.reading.joker_only", token=shown(token))
             rank, suit = _stands_for(m["stands"], token)
             slots.append(Slot(card, HIGH_ACE if m["high"] and rank == ACE else rank, suit))
         elif m["high"]:
             if card.rank != ACE:
-                raise CardParseError(shown(token), f"only an ace can be high: {READING_HINT}")
+                raise CardParseError("refusal.reading.ace_only", token=shown(token))
             slots.append(Slot(card, HIGH_ACE, card.suit))
         elif card.is_joker:
-            raise CardParseError(shown(token), f"say what each joker stands for: {READING_HINT}")
+            raise CardParseError("refusal.reading.joker_unsaid", token=shown(token))
         else:
             slots.append(Slot(card, card.rank, card.suit))
     return tuple(s.card for s in slots), Reading(reading_kind(slots), tuple(slots))
@@ -355,5 +358,5 @@ def _stands_for(text: str, token: str) -> tuple[int, Suit | None]:
     except CardParseError:
         card = None
     if card is None or card.is_joker or card.copy:
-        raise CardParseError(shown(token), f"'{shown(token)}': {READING_HINT}") from None
+        raise CardParseError("refusal.reading.stands_for", token=shown(token)) from None
     return card.rank, card.suit

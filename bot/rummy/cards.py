@@ -79,7 +79,7 @@ class Card:
         """Parse exactly one card (see :func:`parse_cards` for the accepted text)."""
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise CardParseError(shown(text), f"name one card, not {len(cards)}")
+            raise CardParseError("refusal.card.one_only", token=shown(text), count=len(cards))
         return cards[0]
 
     @property
@@ -164,7 +164,6 @@ _BARE_SUIT = re.compile(rf"{_SUIT_RE}{_COPY_RE}", _FLAGS)
 _SEPARATORS = re.compile(r"[\s,;]+")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\ufe0f\u00ad"))
 """Characters phones and copy-paste slip into text, which nobody means as part of a card."""
-HINT = "write cards like 10h, Qs, A♠, 7 D or JK"
 SHOWN = 20
 """How much of a token a refusal repeats: a reply must stay short, whatever was typed."""
 
@@ -189,7 +188,7 @@ def _copy(number: str | None, token: str) -> int:
     if number is None:
         return 0
     if len(number) > 2 or int(number) < 1:
-        raise CardParseError(shown(token), f"'{shown(token)}' names no copy of a card")
+        raise CardParseError("refusal.card.no_copy", token=shown(token))
     return int(number) - 1
 
 
@@ -225,7 +224,7 @@ def parse_cards(text: str) -> list[Card]:
             cards.append(Card(_RANKS[token.lower()], _SUITS[s[1].lower()], _copy(s[2], pair)))
             i += 1
         else:
-            raise CardParseError(shown(token), f"I don't understand '{shown(token)}': {HINT}")
+            raise CardParseError("refusal.card.unknown", token=shown(token))
         i += 1
     return cards
 

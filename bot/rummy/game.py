@@ -46,6 +46,7 @@ from bot.rummy.melds import (
     slot_shape,
     swap_position,
 )
+from bot.rummy.refusals import Cards, Choices, Face
 from bot.rummy.rules import MAX_TURNOVERS, MAX_TURNS_PER_ROUND, Ruleset, StockOut
 from bot.rummy.scoring import game_winners, hand_value, placed_values, round_points
 from bot.rummy.serialize import dumps, state_from_data, state_to_dict
@@ -58,8 +59,13 @@ MAX_COPY_CHOICES = 256
 CheckedT = TypeVar("CheckedT", Meld, LayOff, SwapJoker, Discard)
 
 
-class _RefusedForAnyCopy(IllegalAction):
-    """A refusal that another choice of twins cannot change (the faces are no meld)."""
+class _RefusedForAnyCopy(Exception):
+    """Carries a refusal that another choice of twins cannot change (the faces are no meld),
+    so that :meth:`Game._first_fit` raises it at once instead of trying the next copies."""
+
+    def __init__(self, refusal: IllegalAction) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
 
 
 class Game:
@@ -91,7 +97,7 @@ class Game:
         """
         names = tuple(str(p) for p in players)
         if len(set(names)) != len(names):
-            raise RulesError("every player may sit at the table only once")
+            raise RulesError("refusal.rules.seat_twice")
         ruleset.check_players(len(names))
         if seed is None:
             seed = secrets.randbits(63)
@@ -190,7 +196,7 @@ class Game:
         for meld in self.state.melds:
             if meld.id == meld_id:
                 return meld
-        raise IllegalAction(f"There is no meld #{meld_id} on the table.")
+        raise IllegalAction("refusal.meld.missing", meld=meld_id)
 
     def legal_actions(self, player: str | None = None) -> list[Action]:
         """Every legal move of ``player`` now (empty when it's not their turn), once each.
@@ -243,18 +249,20 @@ class Game:
     def _check(self, action: Action, player: str | None) -> Action:
         """The action as it will be applied (cards resolved to the physical ones held)."""
         if self.state.phase is Phase.GAME_OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction("refusal.game.over")
         if player is not None and player != self.state.players[self.state.current]:
             if player not in self.state.players:
-                raise NotYourTurn("You are not playing in this game.")
+                raise NotYourTurn("refusal.turn.not_playing")
             raise NotYourTurn(
-                "It is not your turn.", current=self.state.players[self.state.current]
+                "refusal.turn.not_yours", current=self.state.players[self.state.current]
             )
         match action:
             case DrawStock() | TakeDiscard() | EndRound():
-                self._require(Phase.DRAW, "You have already drawn this turn.")
+                if self.state.phase is not Phase.DRAW:
+                    raise IllegalAction("refusal.turn.drawn")
                 return self._check_draw(action)
-        self._require(Phase.PLAY, "Draw a card first: from the stock or the discard pile.")
+        if self.state.phase is not Phase.PLAY:
+            raise IllegalAction("refusal.turn.draw_first")
         match action:
             case Meld():
                 return self._check_meld(action)
@@ -264,47 +272,38 @@ class Game:
                 return self._check_swap(action)
             case Discard():
                 return self._check_discard(action)
-        raise IllegalAction(f"Unknown action: {action!r}")
-
-    def _require(self, phase: Phase, message: str) -> None:
-        if self.state.phase is not phase:
-            raise IllegalAction(message)
+        raise IllegalAction("refusal.move.unknown_action", action=action)
 
     def _check_draw(self, action: DrawStock | TakeDiscard | EndRound) -> Action:
         match action:
             case DrawStock():
+                if not self.state.stock and self.state.discard:
+                    raise IllegalAction("refusal.stock.empty_take")
                 if not self.state.stock:
-                    raise IllegalAction(
-                        "The stock is empty: take the discard or end the round."
-                        if self.state.discard
-                        else "The stock is empty: end the round."
-                    )
+                    raise IllegalAction("refusal.stock.empty")
             case TakeDiscard(depth=depth):
                 self._check_take(depth)
             case EndRound():
                 if self.state.ruleset.stock_out is not StockOut.END_ROUND:
-                    raise IllegalAction("In this game the round does not end on an empty stock.")
+                    raise IllegalAction("refusal.end.not_this_game")
                 if self.state.stock:
-                    raise IllegalAction("You may end the round only when the stock is empty.")
+                    raise IllegalAction("refusal.end.stock_left")
         return action
 
     def _check_take(self, depth: int) -> None:
         if not self.state.discard:
-            raise IllegalAction("The discard pile is empty.")
+            raise IllegalAction("refusal.take.empty")
         if depth < 1:
-            raise IllegalAction("Take at least one card.")
+            raise IllegalAction("refusal.take.none")
         if depth > 1 and not self.state.ruleset.deep_discard:
-            raise IllegalAction("Only the top card of the discard pile may be taken.")
+            raise IllegalAction("refusal.take.top_only")
         if depth > len(self.state.discard):
-            raise IllegalAction(f"The discard pile has only {len(self.state.discard)} cards.")
+            raise IllegalAction("refusal.take.too_deep", count=len(self.state.discard))
         if depth > 1:
             taken = self.state.discard[-depth:]
             ctx = self._context(extra=taken, must_use=taken[0], no_discard=None)
             if not can_use(ctx, taken[0]):
-                raise IllegalAction(
-                    f"You could not meld or lay off {taken[0]} at once, so you may not take"
-                    " the pile down to it."
-                )
+                raise IllegalAction("refusal.take.unusable", card=taken[0])
 
     def _check_meld(self, action: Meld) -> Meld:
         return self._first_fit(action.cards, lambda cards: self._check_meld_of(cards, action))
@@ -322,10 +321,10 @@ class Game:
     def _check_layoff(self, action: LayOff) -> LayOff:
         meld = self.meld(action.meld_id)
         if not action.cards:
-            raise IllegalAction("Name the cards to lay off.")
+            raise IllegalAction("refusal.layoff.no_cards")
         refusal = layoff_refusal(self._context(), len(action.cards))
         if refusal:
-            raise IllegalAction(refusal)
+            raise refusal
         return self._first_fit(
             action.cards, lambda cards: self._check_layoff_of(cards, meld, action)
         )
@@ -333,8 +332,8 @@ class Game:
     def _check_layoff_of(self, cards: tuple[Card, ...], meld: TableMeld, action: LayOff) -> LayOff:
         options = layoff_readings(meld, cards, self.state.ruleset)
         if not options:
-            shown = " ".join(c.face_text for c in cards)
-            raise _RefusedForAnyCopy(f"{shown} cannot be laid off on meld {meld}.")
+            faces = Cards(tuple(map(Face, cards)))
+            raise _RefusedForAnyCopy(IllegalAction("refusal.layoff.no_fit", cards=faces, meld=meld))
         reading = _choose(options, action.reading, meld.slots)
         self._check_must_use(cards)
         self._check_dead_end(self._context(), cards)
@@ -343,52 +342,49 @@ class Game:
 
     def _check_swap(self, action: SwapJoker) -> SwapJoker:
         if not self.state.ruleset.joker_swap:
-            raise IllegalAction("Jokers cannot be swapped out of melds in this game.")
+            raise IllegalAction("refusal.swap.not_this_game")
         if self.state.must_use is not None:
-            raise IllegalAction(f"First meld or lay off {self.state.must_use}, which you took.")
+            raise IllegalAction("refusal.must_use.first", card=self.state.must_use)
         meld = self.meld(action.meld_id)
         if not any(p.card.is_joker for p in meld.cards):
-            raise IllegalAction(f"Meld #{meld.id} has no joker.")
+            raise IllegalAction("refusal.swap.no_joker", meld=meld.id)
         if self.state.ruleset.limit_layoffs and self.state.layoff_cards >= 1:
-            raise IllegalAction("You may lay off only one card per turn, and a swap counts.")
+            raise IllegalAction("refusal.swap.one_per_turn")
 
         def check(cards: tuple[Card, ...]) -> SwapJoker:
             (card,) = cards
             position = swap_position(meld, card)
             if position is None:
                 raise _RefusedForAnyCopy(
-                    f"{card.face_text} is not the card a joker in meld #{meld.id} stands for."
+                    IllegalAction("refusal.swap.wrong_card", card=Face(card), meld=meld.id)
                 )
             refusal = swap_dead_end(self._context(), meld.cards[position].card)
             if refusal:
-                raise IllegalAction(refusal)
+                raise refusal
             return SwapJoker(meld.id, card)
 
         return self._first_fit((action.card,), check)
 
     def _check_discard(self, action: Discard) -> Discard:
         if self.state.must_use is not None:
-            raise IllegalAction(f"First meld or lay off {self.state.must_use}, which you took.")
+            raise IllegalAction("refusal.must_use.first", card=self.state.must_use)
 
         def check(cards: tuple[Card, ...]) -> Discard:
             (card,) = cards
             if card == self.state.no_discard:
-                raise IllegalAction(
-                    f"You took {card.face_text} from the discard pile this turn;"
-                    " discard another card."
-                )
+                raise IllegalAction("refusal.discard.just_taken", card=Face(card))
             return Discard(card)
 
         return self._first_fit((action.card,), check, play=False)
 
     def _check_must_use(self, cards: Sequence[Card]) -> None:
         if self.state.must_use is not None and self.state.must_use not in cards:
-            raise IllegalAction(f"Your next play must use {self.state.must_use}, which you took.")
+            raise IllegalAction("refusal.must_use.next", card=self.state.must_use)
 
     def _check_dead_end(self, ctx: TurnContext, cards: Sequence[Card]) -> None:
         refusal = dead_end(ctx, cards)
         if refusal:
-            raise IllegalAction(refusal)
+            raise refusal
 
     def _first_fit(
         self,
@@ -405,8 +401,8 @@ class Game:
         for cards in self._copies(named, play):
             try:
                 return check(cards)
-            except _RefusedForAnyCopy as refusal:
-                raise IllegalAction(str(refusal)) from None
+            except _RefusedForAnyCopy as final:
+                raise final.refusal from None
             except IllegalAction as refusal:
                 first = first or refusal
         if first is None:
@@ -428,8 +424,11 @@ class Game:
         for card in named:
             held = sum(1 for c in hand if c.face == card.face)
             if held < wanted[card.face]:
-                more = "" if held == 0 else f"{wanted[card.face]} × "
-                raise IllegalAction(f"You don't hold {more}{card.face_text}.")
+                if held == 0:
+                    raise IllegalAction("refusal.card.not_held", card=Face(card))
+                raise IllegalAction(
+                    "refusal.card.not_held_count", count=wanted[card.face], card=Face(card)
+                )
         taken = {c for c in (self.state.must_use, self.state.no_discard) if c is not None}
         choices = [self._candidates(hand, n, taken if play else set()) for n in named]
         seen: set[frozenset[Card]] = set()
@@ -721,7 +720,7 @@ class Game:
         try:
             return self.state.players.index(player)
         except ValueError:
-            raise IllegalAction(f"{player} is not playing in this game.") from None
+            raise IllegalAction("refusal.game.not_player", player=player) from None
 
 
 def _choose(options: list[Reading], wanted: Reading | int | None, table: Sequence[Slot]) -> Reading:
@@ -733,29 +732,23 @@ def _choose(options: list[Reading], wanted: Reading | int | None, table: Sequenc
     if isinstance(wanted, int):
         if 0 <= wanted < len(options):
             return options[wanted]
-        raise IllegalAction(
-            f"There are {len(options)} ways to read those cards; choose 1 to {len(options)}."
-        )
+        raise IllegalAction("refusal.reading.choose_number", count=len(options))
     whole = len(wanted.slots) > len(options[0].slots) - len(table) and bool(table)
     target = slot_shape(wanted.slots, table if whole else ())
     for option in options:
         if slot_shape(option.slots, table) == target:
             return option
-    choices = "; ".join(str(o) for o in options)
-    raise _RefusedForAnyCopy(f"Those cards cannot be read that way. Choose one of: {choices}")
+    choices = Choices(tuple(options))
+    raise _RefusedForAnyCopy(IllegalAction("refusal.reading.no_match", choices=choices))
 
 
-def _why_no_meld(cards: Sequence[Card]) -> str:
-    shown = " ".join(map(str, cards))
+def _why_no_meld(cards: Sequence[Card]) -> IllegalAction:
     if len(cards) < 3:
-        return "A meld needs at least three cards."
+        return IllegalAction("refusal.meld.too_short")
     jokers = sum(1 for c in cards if c.is_joker)
     if jokers * 2 > len(cards):
-        return "A meld needs at least as many natural cards as jokers."
-    return (
-        f"{shown} is no meld: a run is three or more cards of one suit in sequence, a set"
-        " three or four cards of one rank in different suits."
-    )
+        return IllegalAction("refusal.meld.jokers")
+    return IllegalAction("refusal.meld.invalid", cards=Cards(tuple(cards)))
 
 
 def _rig(ruleset: Ruleset, players: int, deck: str | Iterable[Card]) -> tuple[Card, ...]:
@@ -768,7 +761,7 @@ def _rig(ruleset: Ruleset, players: int, deck: str | Iterable[Card]) -> tuple[Ca
         if pick is None:
             pick = next((c for c in pack if c.face == card.face and c in available), None)
         if pick is None:
-            raise RulesError(f"the deck has no more {card.face_text} for this game")
+            raise RulesError("refusal.rules.deck_used_up", card=Face(card))
         available.discard(pick)
         cards.append(pick)
     return tuple(cards)

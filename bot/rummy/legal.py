@@ -26,6 +26,7 @@ from itertools import combinations
 
 from bot.rummy.actions import Discard, LayOff, Meld, SwapJoker, reading_kind
 from bot.rummy.cards import ACE, HIGH_ACE, Card, Suit
+from bot.rummy.errors import IllegalAction
 from bot.rummy.melds import (
     MeldKind,
     Reading,
@@ -50,12 +51,12 @@ class TurnContext:
     must_use: Card | None
 
 
-def dead_end(ctx: TurnContext, used: Collection[Card]) -> str | None:
+def dead_end(ctx: TurnContext, used: Collection[Card]) -> IllegalAction | None:
     """Why a play using ``used`` would leave the player unable to end the turn, if it would."""
     left = len(ctx.hand) - len(used)
     if left == 0:
         if ctx.ruleset.must_discard_to_go_out:
-            return "You must keep a card to discard: going out needs a final discard here."
+            return IllegalAction("refusal.play.keep_discard")
         return None
     taken = ctx.no_discard
     if left == 1 and taken is not None and taken in ctx.hand and taken not in used:
@@ -63,14 +64,11 @@ def dead_end(ctx: TurnContext, used: Collection[Card]) -> str | None:
     return None
 
 
-def _holding_only(taken: Card) -> str:
-    return (
-        f"That would leave you holding only {taken}, which you took from the"
-        " discard pile and may not discard this turn."
-    )
+def _holding_only(taken: Card) -> IllegalAction:
+    return IllegalAction("refusal.play.holding_only", card=taken)
 
 
-def swap_dead_end(ctx: TurnContext, joker: Card) -> str | None:
+def swap_dead_end(ctx: TurnContext, joker: Card) -> IllegalAction | None:
     """Why swapping the only card in hand for ``joker`` would leave the player stuck: the
     joker coming back may be the very card just taken from the discard pile (taken, melded,
     then swapped out again), which may not be discarded this turn."""
@@ -79,14 +77,14 @@ def swap_dead_end(ctx: TurnContext, joker: Card) -> str | None:
     return None
 
 
-def layoff_refusal(ctx: TurnContext, count: int) -> str | None:
+def layoff_refusal(ctx: TurnContext, count: int) -> IllegalAction | None:
     """Why the limit-lay-offs option refuses laying off ``count`` more cards, if it does."""
     if not ctx.ruleset.limit_layoffs:
         return None
     if not ctx.has_melded:
-        return "You may lay off only after you have melded this round."
+        return IllegalAction("refusal.layoff.before_meld")
     if ctx.layoff_cards + count > 1:
-        return "You may lay off only one card per turn."
+        return IllegalAction("refusal.layoff.one_per_turn")
     return None
 
 

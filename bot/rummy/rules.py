@@ -47,7 +47,7 @@ class Ruleset:
     def __post_init__(self) -> None:
         problems = _problems(self)
         if problems:
-            raise RulesError("; ".join(problems))
+            raise RulesError("refusal.rules.invalid", problems="; ".join(problems))
 
     @property
     def variant(self) -> Variant:
@@ -67,8 +67,11 @@ class Ruleset:
     def check_players(self, players: int) -> None:
         if not (self.min_players <= players <= self.max_players):
             raise RulesError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
-                f" not {players}"
+                "refusal.rules.players",
+                preset=self.name,
+                least=self.min_players,
+                most=self.max_players,
+                count=players,
             )
 
     # --- card values ---------------------------------------------------------------------
@@ -99,7 +102,7 @@ class Ruleset:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise RulesError(f"unknown ruleset fields: {', '.join(sorted(unknown))}")
+            raise RulesError("refusal.rules.unknown_fields", fields=", ".join(sorted(unknown)))
         values = dict(data)
         values["stock_out"] = StockOut(values["stock_out"])
         values["scoring"] = Scoring(values["scoring"])
@@ -159,16 +162,16 @@ def _as_bool(value: Any, name: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.lower() in ("yes", "no", "true", "false", "on", "off"):
         return value.lower() in ("yes", "true", "on")
-    raise RulesError(f"option '{name}' takes yes or no, not {value!r}")
+    raise RulesError("refusal.rules.yes_no", option=name, value=value)
 
 
 def _target(value: Any) -> dict[str, Any]:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise RulesError(f"the target score must be a whole number, not {value!r}")
+        raise RulesError("refusal.rules.target", value=value)
     try:
         return {"target": int(value)}
     except ValueError:
-        raise RulesError(f"the target score must be a whole number, not {value!r}") from None
+        raise RulesError("refusal.rules.target", value=value) from None
 
 
 def _jokers(value: Any) -> dict[str, Any]:
@@ -178,7 +181,7 @@ def _jokers(value: Any) -> dict[str, Any]:
         return {"jokers_per_deck": value}
     if isinstance(value, str):
         return _jokers(_as_bool(value, "jokers"))
-    raise RulesError(f"jokers are played two per deck or not at all, not {value!r}")
+    raise RulesError("refusal.rules.jokers", value=value)
 
 
 def _scoring(allowed: tuple[Scoring, ...]) -> Any:
@@ -186,10 +189,10 @@ def _scoring(allowed: tuple[Scoring, ...]) -> Any:
         try:
             scoring = Scoring(str(value).lower())
         except ValueError:
-            raise RulesError(f"unknown scoring '{value}'") from None
+            raise RulesError("refusal.rules.unknown_scoring", value=value) from None
         if scoring not in allowed:
             names = " or ".join(s.value for s in allowed)
-            raise RulesError(f"this preset scores {names}, not {scoring.value}")
+            raise RulesError("refusal.rules.scoring", allowed=names, scoring=scoring.value)
         return {"scoring": scoring}
 
     return set_scoring
@@ -207,7 +210,7 @@ def _aces(allowed_high: bool) -> Any:
             return {"ace_high": False}
         if text in ("high_or_low", "high_low", "high", "both") and allowed_high:
             return {"ace_high": True}
-        raise RulesError(f"aces cannot be '{value}' in this preset")
+        raise RulesError("refusal.rules.aces", value=value)
 
     return set_aces
 
@@ -219,7 +222,7 @@ def _ace_always_low(value: Any) -> dict[str, Any]:
 def _decks(value: Any) -> dict[str, Any]:
     if value in (1, 2) and not isinstance(value, bool):
         return {"two_decks_for_four_five": value == 2}
-    raise RulesError(f"the game is played with one or two decks, not {value!r}")
+    raise RulesError("refusal.rules.decks", value=value)
 
 
 Setter = Callable[[Any], dict[str, Any]]
@@ -275,7 +278,7 @@ def options_for(name: str) -> tuple[str, ...]:
 def _canonical(name: str) -> str:
     key = str(name).strip().lower()
     if key not in _ALIASES:
-        raise RulesError(f"unknown preset '{name}': choose {', '.join(_BASE)}")
+        raise RulesError("refusal.rules.unknown_preset", name=name, presets=", ".join(_BASE))
     return _ALIASES[key]
 
 
@@ -295,7 +298,10 @@ def preset(name: str | int = DEFAULT, **options: Any) -> Ruleset:
         setter = allowed.get(key)
         if setter is None:
             raise RulesError(
-                f"{canonical} has no option '{key}'; its options are: {', '.join(sorted(allowed))}"
+                "refusal.rules.no_option",
+                preset=canonical,
+                option=key,
+                options=", ".join(sorted(allowed)),
             )
         values.update(setter(value))
     return Ruleset(name=canonical, **values)

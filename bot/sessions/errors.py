@@ -1,4 +1,5 @@
-"""The refusals a session gives a person; ``str(error)`` is the message to show them.
+"""The refusals a session gives a person, as message keys (their English texts are
+:data:`~bot.sessions.refusals.SESSION_REFUSALS`).
 
 They derive from the engine's :class:`~bot.rummy.errors.PlayerError`, so the Discord layer
 has a single place that turns any person's mistake — a bad card, a move out of turn, a stale
@@ -8,10 +9,13 @@ button, a full table — into a short reply.
 from __future__ import annotations
 
 from bot.rummy.errors import PlayerError
+from bot.sessions.refusals import SESSION_REFUSALS
 
 
 class SessionError(PlayerError):
     """A request about a table that cannot be served."""
+
+    templates = SESSION_REFUSALS
 
 
 class NoGameHere(SessionError):

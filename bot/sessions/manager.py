@@ -112,7 +112,7 @@ class SessionManager:
         """
         async with self._lock:
             if channel_id in self._sessions:
-                raise ChannelBusy("A game already lives in this channel.")
+                raise ChannelBusy("refusal.table.taken")
             seats = assign_seats([NewSeat.human(host_id, clean_name(host_name))])
             try:
                 async with self._store.unit() as repo:
@@ -129,9 +129,7 @@ class SessionManager:
                         turn_timer=turn_timer,
                     )
             except DuplicateLiveGame:
-                raise ChannelBusy(
-                    "A stored game in this channel could not be loaded; a moderator can clear it."
-                ) from None
+                raise ChannelBusy("refusal.table.broken") from None
             return self._add(record, None)
 
     async def load_active(self, guild_ids: Collection[int] | None = None) -> int:
@@ -174,7 +172,7 @@ class SessionManager:
                 if record is None:
                     return False
                 if not moderator and (record.host_id is None or record.host_id != by_user):
-                    raise NotAllowed("Only the host or a moderator can clear this game.")
+                    raise NotAllowed("refusal.table.clear_host_only")
                 await repo.abandon_game(record.id, utc_now())
             log.info("game %s: cleared from channel %s as broken", record.id, channel_id)
             return True

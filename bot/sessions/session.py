@@ -219,15 +219,15 @@ class Session:
         "timer" (playing for an absent person)."""
         game = self._dealt()
         if player not in game.players:
-            raise NotSeated("You are not playing at this table.")
+            raise NotSeated("error.not_seated")
         seat = self._seat(player)
         if by == "person" and seat is not None and seat.stand_in is not None:
-            raise SeatHeld("A computer player holds your seat; use /rummy join to take it back.")
+            raise SeatHeld("refusal.seat.held")
         if by == "computer" and self.computer_level(player) is None:
-            raise StaleAction("The seat is a person's again.")
+            raise StaleAction("refusal.turn.seat_returned")
         back = by == "person" and seat is not None and seat.missed > 0
         if turn is not None and turn != game.turn:
-            raise StaleAction("That was for an earlier turn; use the latest message.")
+            raise StaleAction("refusal.turn.earlier")
         draft = game.copy()
         rounds_before = len(draft.rounds)
         try:
@@ -284,7 +284,7 @@ class Session:
             return self._event(EventKind.SEAT, player)
         self._lobby()
         if self.player_of(user_id) is not None:
-            raise LobbyError("You are already at this table.")
+            raise LobbyError("refusal.lobby.seated")
         self._room_for_one()
         seats = [*self._new_seats(), NewSeat.human(user_id, clean_name(display_name))]
         return await self._save_lobby(self.host_id, seats, str(user_id))
@@ -330,7 +330,7 @@ class Session:
             try:
                 game = Game.new(self._ruleset, players, seed=self._record.seed)
             except RulesError as error:
-                raise LobbyError(str(error)) from error
+                raise LobbyError("refusal.lobby.rules", reason=error) from error
             async with self._store.unit() as repo:
                 await repo.start_game(self.game_id, game.seed, game.to_json(include_log=False))
             self._game = game
@@ -481,7 +481,7 @@ class Session:
         """Run one operation under the lock; queue its event (if any) for the listeners."""
         async with self._lock:
             if self._closed:
-                raise SessionClosed("This game is over.")
+                raise SessionClosed("refusal.table.over")
             if self._stale:
                 await self._reload()
             try:
@@ -494,7 +494,7 @@ class Session:
                 log.warning("game %s changed under its session; reloading", self.game_id)
                 self._stale = True
                 await self._reload()
-                raise StaleAction("The game changed meanwhile; look again and retry.") from None
+                raise StaleAction("refusal.turn.changed") from None
             except BaseException:
                 # The commit failed or was interrupted; memory was not changed, but whether
                 # the database committed is unknown until it is read back.
@@ -514,7 +514,7 @@ class Session:
             self._record = gone if record is None else record
             self._stale = False
             self._publish(self._event(EventKind.CANCELLED, None))
-            raise SessionClosed("This game is over.")
+            raise SessionClosed("refusal.table.over")
         game = None
         if record.status is GameStatus.ACTIVE:
             game = restore_game(record, logs.get(record.id, []))
@@ -606,23 +606,22 @@ class Session:
 
     def _dealt(self) -> Game:
         if self._game is None:
-            raise LobbyError("The cards have not been dealt yet.")
+            raise LobbyError("refusal.lobby.not_dealt")
         return self._game
 
     def _lobby(self) -> None:
         if self._record.status is not GameStatus.LOBBY:
-            raise LobbyError("The game has already started.")
+            raise LobbyError("refusal.lobby.started")
 
     def _room_for_one(self) -> None:
         if len(self.seats) >= self._ruleset.max_players:
             raise LobbyError(
-                f"The table is full: {self._ruleset.name} is played by at most"
-                f" {self._ruleset.max_players} players."
+                "refusal.lobby.full", preset=self._ruleset.name, most=self._ruleset.max_players
             )
 
     def _allowed(self, by_user: int, moderator: bool, what: str) -> None:
         if not moderator and (self.host_id is None or by_user != self.host_id):
-            raise NotAllowed(f"Only the host or a moderator can {what}.")
+            raise NotAllowed("refusal.table.host_only", action=what)
 
     def _new_seats(self) -> list[NewSeat]:
         return [s.as_new() for s in self.seats]
@@ -635,7 +634,7 @@ class Session:
         else:
             gone = next((s for s in self.seats if s.player_id == target), None)
         if gone is None:
-            raise NotSeated("That player is not at this table.")
+            raise NotSeated("refusal.seat.not_here")
         rest = [s for s in self.seats if s is not gone]
         host = self.host_id
         if gone.user_id is not None and gone.user_id == host:

@@ -1,0 +1,36 @@
+"""The sessions' refusals in English: message key -> text (see :mod:`bot.rummy.refusals`).
+
+Most of them are said to a person by their kind (a stale button, a full channel: the
+Discord layer has one message per kind); the text here is the precise reason, for the
+logs and for a reason the person reads as it is (a lobby that cannot start).
+``bot/i18n/catalogs/en.json`` holds the same keys with the same text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+SESSION_REFUSALS: Mapping[str, str] = {
+    "error.not_seated": "You are not playing at this table.",
+    "refusal.hand.none": "no hand to show",
+    "refusal.lobby.full": "The table is full: {preset} is played by at most {most} players.",
+    "refusal.lobby.not_dealt": "The cards have not been dealt yet.",
+    "refusal.lobby.rules": "{reason}",
+    "refusal.lobby.seated": "You are already at this table.",
+    "refusal.lobby.started": "The game has already started.",
+    "refusal.seat.held": "A computer player holds your seat; use /rummy join to take it back.",
+    "refusal.seat.none": "not at this table",
+    "refusal.seat.not_here": "That player is not at this table.",
+    "refusal.table.broken": (
+        "A stored game in this channel could not be loaded; a moderator can clear it."
+    ),
+    "refusal.table.clear_host_only": "Only the host or a moderator can clear this game.",
+    "refusal.table.host_only": "Only the host or a moderator can {action}.",
+    "refusal.table.ended": "this game is over",
+    "refusal.table.none": "no game in this channel",
+    "refusal.table.over": "This game is over.",
+    "refusal.table.taken": "A game already lives in this channel.",
+    "refusal.turn.changed": "The game changed meanwhile; look again and retry.",
+    "refusal.turn.earlier": "That was for an earlier turn; use the latest message.",
+    "refusal.turn.seat_returned": "The seat is a person's again.",
+}
