@@ -66,13 +66,19 @@ def message_params(
     params: Mapping[str, object], refusal: Callable[[PlayerError], str] = str
 ) -> dict[str, object]:
     """The parameters as a message shows them: a refusal inside a refusal (why a lobby
-    cannot start) by ``refusal`` (its English text unless a language is chosen), anything
+    cannot start), or a tuple of them (every problem of a ruleset, joined by "; "), by
+    ``refusal`` (its English text unless a language is chosen), anything
     else as it is, for the text to format (cards, melds and the wrappers of
     :mod:`bot.rummy.refusals` show themselves as the table does)."""
-    return {
-        name: refusal(value) if isinstance(value, PlayerError) else value
-        for name, value in params.items()
-    }
+
+    def shown(value: object) -> object:
+        if isinstance(value, PlayerError):
+            return refusal(value)
+        if isinstance(value, tuple) and value and all(isinstance(v, PlayerError) for v in value):
+            return "; ".join(refusal(v) for v in value)
+        return value
+
+    return {name: shown(value) for name, value in params.items()}
 
 
 class CardParseError(PlayerError, ValueError):

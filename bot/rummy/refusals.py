@@ -107,6 +107,13 @@ REFUSALS: Mapping[str, str] = {
     "refusal.rules.unknown_preset": "unknown preset '{name}': choose {presets}",
     "refusal.rules.unknown_scoring": "unknown scoring '{value}'",
     "refusal.rules.yes_no": "option '{option}' takes yes or no, not {value!r}",
+    "refusal.rules.not_a_preset": "unknown preset '{name}'",
+    "refusal.rules.empty_range": "the player range is empty",
+    "refusal.rules.jokers_per_deck": "jokers are played two per deck or not at all",
+    "refusal.rules.target_low": "the target score must be above zero",
+    "refusal.rules.target_high": "the target score must be at most {most}",
+    "refusal.rules.hand_scoring": "hand scoring belongs to Rummy 500",
+    "refusal.rules.deep_turn_over": "the extended discard pile cannot be turned over as a stock",
 }
 
 

@@ -21,6 +21,8 @@ from bot.rummy.variants import StockOut as StockOut
 
 MAX_TURNS_PER_ROUND = 300
 MAX_TURNOVERS = 3
+TARGET_LIMIT = 100_000
+"""The highest target score a game may set (the lobby's option allows the same)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,7 @@ class Ruleset:
     def __post_init__(self) -> None:
         problems = _problems(self)
         if problems:
-            raise RulesError("refusal.rules.invalid", problems="; ".join(problems))
+            raise RulesError("refusal.rules.invalid", problems=problems)
 
     @property
     def variant(self) -> Variant:
@@ -119,24 +121,23 @@ class Ruleset:
         return self.name + (f" ({', '.join(changed)})" if changed else "")
 
 
-def _problems(r: Ruleset) -> list[str]:
-    problems: list[str] = []
+def _problems(r: Ruleset) -> tuple[RulesError, ...]:
+    problems: list[RulesError] = []
     if r.name not in _BASE:
-        problems.append(f"unknown preset '{r.name}'")
-        return problems
+        return (RulesError("refusal.rules.not_a_preset", name=r.name),)
     if not (2 <= r.min_players <= r.max_players):
-        problems.append("the player range is empty")
+        problems.append(RulesError("refusal.rules.empty_range"))
     if r.jokers_per_deck not in (0, 2):
-        problems.append("jokers are played two per deck or not at all")
+        problems.append(RulesError("refusal.rules.jokers_per_deck"))
     if r.target <= 0:
-        problems.append("the target score must be above zero")
-    if r.target > 100_000:
-        problems.append("the target score must be at most 100000")
+        problems.append(RulesError("refusal.rules.target_low"))
+    if r.target > TARGET_LIMIT:
+        problems.append(RulesError("refusal.rules.target_high", most=TARGET_LIMIT))
     if r.scoring is Scoring.HAND and Scoring.HAND not in _BASE[r.name].scorings:
-        problems.append("hand scoring belongs to Rummy 500")
+        problems.append(RulesError("refusal.rules.hand_scoring"))
     if r.deep_discard and r.stock_out is StockOut.TURN_OVER:
-        problems.append("the extended discard pile cannot be turned over as a stock")
-    return problems
+        problems.append(RulesError("refusal.rules.deep_turn_over"))
+    return tuple(problems)
 
 
 _BASE = VARIANTS

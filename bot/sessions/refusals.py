@@ -25,7 +25,6 @@ SESSION_REFUSALS: Mapping[str, str] = {
         "A stored game in this channel could not be loaded; a moderator can clear it."
     ),
     "refusal.table.clear_host_only": "Only the host or a moderator can clear this game.",
-    "refusal.table.host_only": "Only the host or a moderator can {action}.",
     "refusal.table.ended": "this game is over",
     "refusal.table.none": "no game in this channel",
     "refusal.table.over": "This game is over.",
@@ -33,4 +32,12 @@ SESSION_REFUSALS: Mapping[str, str] = {
     "refusal.turn.changed": "The game changed meanwhile; look again and retry.",
     "refusal.turn.earlier": "That was for an earlier turn; use the latest message.",
     "refusal.turn.seat_returned": "The seat is a person's again.",
+    "refusal.table.host_only.kick": (
+        "Only the host or a moderator can take someone out of the lobby."
+    ),
+    "refusal.table.host_only.add_computer": (
+        "Only the host or a moderator can add a computer player."
+    ),
+    "refusal.table.host_only.start": "Only the host or a moderator can start the game.",
+    "refusal.table.host_only.cancel": "Only the host or a moderator can cancel this game.",
 }

@@ -299,7 +299,8 @@ class Session:
         of a computer seat (``"cpu-1"``). Host or moderator only."""
 
         async def work() -> Committed:
-            self._allowed(by_user, moderator, "take someone out of the lobby")
+            if not self._may_run_table(by_user, moderator):
+                raise NotAllowed("refusal.table.host_only.kick")
             return await self._remove(target, self.player_of(by_user))
 
         return await self._run(work)
@@ -308,7 +309,8 @@ class Session:
         """Seat a computer player of strength ``level``. Host or moderator only."""
 
         async def work() -> Committed:
-            self._allowed(by_user, moderator, "add a computer player")
+            if not self._may_run_table(by_user, moderator):
+                raise NotAllowed("refusal.table.host_only.add_computer")
             self._lobby()
             self._room_for_one()
             strength = clean_name(level, LEVEL_LIMIT, fallback="normal")
@@ -324,7 +326,8 @@ class Session:
         many players may sit down."""
 
         async def work() -> Committed:
-            self._allowed(by_user, moderator, "start the game")
+            if not self._may_run_table(by_user, moderator):
+                raise NotAllowed("refusal.table.host_only.start")
             self._lobby()
             players = [s.player_id for s in self.seats]
             try:
@@ -343,7 +346,8 @@ class Session:
         """Call the lobby off, or abandon the game (no league effect). Host or moderator."""
 
         async def work() -> Committed:
-            self._allowed(by_user, moderator, "cancel this game")
+            if not self._may_run_table(by_user, moderator):
+                raise NotAllowed("refusal.table.host_only.cancel")
             return await self._end(self.player_of(by_user))
 
         return await self._run(work)
@@ -619,9 +623,10 @@ class Session:
                 "refusal.lobby.full", preset=self._ruleset.name, most=self._ruleset.max_players
             )
 
-    def _allowed(self, by_user: int, moderator: bool, what: str) -> None:
-        if not moderator and (self.host_id is None or by_user != self.host_id):
-            raise NotAllowed("refusal.table.host_only", action=what)
+    def _may_run_table(self, by_user: int, moderator: bool) -> bool:
+        """Whether ``by_user`` may kick, add computers, start or cancel: the host or a
+        moderator (each caller names its own refusal, so every language can say it whole)."""
+        return moderator or (self.host_id is not None and by_user == self.host_id)
 
     def _new_seats(self) -> list[NewSeat]:
         return [s.as_new() for s in self.seats]
