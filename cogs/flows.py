@@ -12,42 +12,36 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 
 from bot import sessions as s
 from bot.i18n import locale_of, t
-from bot.rummy import Action, PlayerError, Ruleset
+from bot.rummy import Action, GameView, PlayerError, Ruleset
+from bot.sessions.messages import MessageKind
 from cogs import components, present
+from cogs.client import Interaction
+from cogs.display.game_messages import GameMessages
+from cogs.display.hands import Hand, hand_message
+from cogs.display.notifier import Notifier
+from cogs.items import Clicks
 from cogs.replies import guarded, send
 
-if TYPE_CHECKING:
-    from cogs.notify import Board, Notifier
-
 log = logging.getLogger(__name__)
-
-Interaction = discord.Interaction[Any]
 
 
 # --- resolving an interaction ---------------------------------------------------------------
 
 
 def manager(interaction: Interaction) -> s.SessionManager:
-    client: Any = interaction.client
-    found: s.SessionManager = client.sessions
-    return found
+    return interaction.client.sessions
 
 
 def notifier(interaction: Interaction) -> Notifier:
-    from cogs.notify import Notifier
-
-    client: Any = interaction.client
-    cog = client.get_cog("Notifier")
-    if not isinstance(cog, Notifier):
-        raise RuntimeError("the notify extension is not loaded")
-    return cog
+    """The notify extension's listener; RuntimeError when it is not loaded."""
+    return interaction.client.service(Notifier)
 
 
 def channel_session(interaction: Interaction) -> s.Session:
@@ -99,37 +93,8 @@ def remember(interaction: Interaction) -> None:
 # --- the lobby ----------------------------------------------------------------------------
 
 
-def lobby_message(board: Board, event: s.Committed, loc: str) -> tuple[str, discord.ui.View | None]:
-    """The lobby message for ``event``: open (with buttons), started or cancelled."""
-    ruleset = event.ruleset
-    players = seat_names(event.seats, loc)
-    host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
-    if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
-        text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
-        return text, components.lobby_view(event.game_id, loc)
-    state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
-    if event.kind is s.EventKind.CANCELLED:
-        state = "cancelled"
-    return present.lobby_text(
-        ruleset, players, host, loc, state=state, timer=event.turn_timer
-    ), None
-
-
-def seat_names(seats: Sequence[s.Seat], loc: str) -> list[str]:
-    """The lobby's list of who sits, in seat order; a computer player with its level, so
-    people know what they are up against before they start."""
-    names = []
-    for seat in sorted(seats, key=lambda x: x.seat):
-        if seat.kind is s.SeatKind.COMPUTER:
-            level = t(f"level.{seat.level or 'normal'}", loc)
-            names.append(t("lobby.computer_seat", loc, name=seat.display_name, level=level))
-        else:
-            names.append(seat.display_name)
-    return names
-
-
 def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
-    players = seat_names(session.seats, loc)
+    players = present.seat_names(session.seats, loc)
     host = next((x.display_name for x in session.seats if x.user_id == session.host_id), None)
     return present.lobby_text(
         session.ruleset, players, host, loc, state=state, timer=session.turn_timer
@@ -281,12 +246,12 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         try:
             event = await lobby_op(interaction, verb, session)
             board = keeper.board(game_id, session.guild_id, session.channel_id)
-            text, view = lobby_message(board, event, board.locale)
+            text, view = components.lobby_message(event, board.locale)
             await interaction.edit_original_response(
                 content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
             )
             if interaction.message is not None and board.lobby_message != interaction.message.id:
-                keeper.keep(board, "lobby", interaction.message.id)
+                keeper.keep(board, MessageKind.LOBBY, interaction.message.id)
             shown = True
         finally:
             keeper.release(game_id, "lobby", shown=shown)
@@ -299,14 +264,12 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
 
 async def show_hand(interaction: Interaction, session: s.Session) -> None:
     """The hand as an ephemeral answer with its move buttons (works with DMs closed)."""
-    from cogs.notify import hand_message
-
     player = seated(session, interaction)
     loc = locale_of(interaction)
     if session.status is s.SessionStatus.LOBBY:
         raise PlayerError(t("hand.not_dealt", loc))
     board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
-    content, file, view = await hand_message(session, board, player, loc)
+    content, file, view = await live_hand(session, board, player, loc)
     if content is None:
         raise s.SessionClosed("no hand to show")
     await send(interaction, content, ephemeral=True, file=file, view=view)
@@ -325,7 +288,7 @@ async def show_hand_button(interaction: Interaction, game_id: int) -> None:
             and any(a.filename == "table.png" for a in message.attachments)
         ):
             # After a restart: the table this button sits on is the one to keep editing.
-            notifier(interaction).keep(board, "table", message.id)
+            notifier(interaction).keep(board, MessageKind.TABLE, message.id)
         await show_hand(interaction, session)
 
     await guarded(interaction, work)
@@ -349,8 +312,6 @@ async def move_command(interaction: Interaction, build: Any) -> None:
     The answer says what happened and shows the hand as text; the DM hand and the table are
     updated by the worker.
     """
-    from cogs.notify import hand_message
-
     session_ref: list[s.Session] = []
 
     async def work() -> None:
@@ -369,7 +330,7 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         me = session.names.get(player, interaction.user.display_name)
         said = present.move_text(me, event.action or action, after, loc)
         if player in board.dm_closed:
-            content, file, view = await hand_message(session, board, player, loc)
+            content, file, view = await committed_hand(event, board, player, loc)
             await send(interaction, present.fit([said, content or ""]), file=file, view=view)
             return
         lines = [said]
@@ -382,8 +343,6 @@ async def move_command(interaction: Interaction, build: Any) -> None:
 
 async def hand_move(interaction: Interaction, game_id: int, turn: int, action: Action) -> None:
     """A move button or menu on a hand message (in a DM, or an ephemeral hand)."""
-    from cogs.notify import hand_message
-
     session_ref: list[s.Session] = []
 
     async def work() -> None:
@@ -401,10 +360,10 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         shown = False
         dm: tuple[int, int] | None = None
         try:
-            await session.apply(player, action, turn=turn)
+            event = await session.apply(player, action, turn=turn)
             board = keeper.board(game_id, session.guild_id, session.channel_id)
             loc = locale_of(interaction)
-            content, file, view = await hand_message(session, board, player, loc)
+            content, file, view = await committed_hand(event, board, player, loc)
             await interaction.edit_original_response(
                 content=content,
                 attachments=[file] if file is not None else [],
@@ -427,6 +386,26 @@ async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str
         await hand_move(interaction, game_id, turn, action)
 
     await guarded(interaction, work)
+
+
+async def live_hand(session: s.Session, board: GameMessages, player: str, loc: str) -> Hand:
+    """The hand of ``player`` read from the live session (view and legal actions taken
+    together, so the menus match the custom ids' turn), or from the last commit once the
+    game has ended."""
+    view: GameView | None
+    legal: list[Action] = []
+    if session.status is s.SessionStatus.ACTIVE:
+        view = session.view(player)
+        legal = list(session.legal_actions(player))
+    else:
+        view = board.latest.views.get(player) if board.latest is not None else None
+    return await hand_message(session.game_id, view, legal, board.names, loc)
+
+
+async def committed_hand(event: s.Committed, board: GameMessages, player: str, loc: str) -> Hand:
+    """The hand of ``player`` as the move they just made left it."""
+    view = event.views.get(player)
+    return await hand_message(event.game_id, view, event.legal.get(player, ()), board.names, loc)
 
 
 # --- hints --------------------------------------------------------------------------------
@@ -456,3 +435,7 @@ async def hint_command(interaction: Interaction) -> None:
 
 def png(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
+
+
+CLICKS = Clicks(lobby=lobby_button, show_hand=show_hand_button, move=hand_move, pick=hand_pick)
+"""What the buttons and menus of ``cogs.items`` do."""
