@@ -147,8 +147,8 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
         )
         return
     remember(interaction)
-    board_keeper = notifier(interaction)
-    board_keeper.pending_channels.add(interaction.channel_id)
+    display = notifier(interaction)
+    display.pending_channels.add(interaction.channel_id)
     try:
         session = await manager(interaction).create_lobby(
             guild_id=interaction.guild_id,
@@ -159,10 +159,10 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             turn_timer=turn_timer,
         )
     except BaseException:
-        board_keeper.pending_channels.discard(interaction.channel_id)
+        display.pending_channels.discard(interaction.channel_id)
         raise
-    board = board_keeper.board(session.game_id, session.guild_id, session.channel_id)
-    board.locale = loc
+    messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
+    messages.locale = loc
     try:
         message = await send(
             interaction,
@@ -171,12 +171,10 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             view=components.lobby_view(session.game_id, loc),
         )
     finally:
-        board_keeper.pending_channels.discard(interaction.channel_id)
+        display.pending_channels.discard(interaction.channel_id)
     if message is None:
         message = await interaction.original_response()
-    board_keeper.set_lobby_message(
-        session.game_id, session.guild_id, session.channel_id, message.id
-    )
+    display.set_lobby_message(session.game_id, session.guild_id, session.channel_id, message.id)
 
 
 async def lobby_op(
@@ -240,21 +238,21 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         await interaction.response.defer()
         remember(interaction)
         session = game_session(interaction, game_id)
-        keeper = notifier(interaction)
-        keeper.claim(game_id, session.guild_id, session.channel_id, "lobby")
+        display = notifier(interaction)
+        display.claim(game_id, session.guild_id, session.channel_id, "lobby")
         shown = False
         try:
             event = await lobby_op(interaction, verb, session)
-            board = keeper.board(game_id, session.guild_id, session.channel_id)
-            text, view = components.lobby_message(event, board.locale)
+            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
+            text, view = components.lobby_message(event, messages.locale)
             await interaction.edit_original_response(
                 content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
             )
-            if interaction.message is not None and board.lobby_message != interaction.message.id:
-                keeper.keep(board, MessageKind.LOBBY, interaction.message.id)
+            if interaction.message is not None and messages.lobby_message != interaction.message.id:
+                display.keep(messages, MessageKind.LOBBY, interaction.message.id)
             shown = True
         finally:
-            keeper.release(game_id, "lobby", shown=shown)
+            display.release(game_id, "lobby", shown=shown)
 
     await guarded(interaction, work)
 
@@ -268,8 +266,10 @@ async def show_hand(interaction: Interaction, session: s.Session) -> None:
     loc = locale_of(interaction)
     if session.status is s.SessionStatus.LOBBY:
         raise PlayerError(t("hand.not_dealt", loc))
-    board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
-    content, file, view = await live_hand(session, board, player, loc)
+    messages = notifier(interaction).messages_of(
+        session.game_id, session.guild_id, session.channel_id
+    )
+    content, file, view = await live_hand(session, messages, player, loc)
     if content is None:
         raise s.SessionClosed("no hand to show")
     await send(interaction, content, ephemeral=True, file=file, view=view)
@@ -280,15 +280,17 @@ async def show_hand_button(interaction: Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         remember(interaction)
         session = game_session(interaction, game_id)
-        board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
+        messages = notifier(interaction).messages_of(
+            session.game_id, session.guild_id, session.channel_id
+        )
         message = interaction.message
         if (
-            board.table_message is None
+            messages.table_message is None
             and message is not None
             and any(a.filename == "table.png" for a in message.attachments)
         ):
             # After a restart: the table this button sits on is the one to keep editing.
-            notifier(interaction).keep(board, MessageKind.TABLE, message.id)
+            notifier(interaction).keep(messages, MessageKind.TABLE, message.id)
         await show_hand(interaction, session)
 
     await guarded(interaction, work)
@@ -324,13 +326,13 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         action: Action = build(session, player)
         event = await session.apply(player, action)
         loc = locale_of(interaction)
-        keeper = notifier(interaction)
-        board = keeper.board(session.game_id, session.guild_id, session.channel_id)
+        display = notifier(interaction)
+        messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
         after = event.views.get(player)
         me = session.names.get(player, interaction.user.display_name)
         said = present.move_text(me, event.action or action, after, loc)
-        if player in board.dm_closed:
-            content, file, view = await committed_hand(event, board, player, loc)
+        if player in messages.dm_closed:
+            content, file, view = await committed_hand(event, messages, player, loc)
             await send(interaction, present.fit([said, content or ""]), file=file, view=view)
             return
         lines = [said]
@@ -352,18 +354,18 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         session_ref.append(session)
         player = seated(session, interaction)
         mark_active(interaction, session, player)
-        keeper = notifier(interaction)
+        display = notifier(interaction)
         in_dm = interaction.guild_id is None
         key = f"hand:{player}"
         if in_dm:
-            keeper.claim(game_id, session.guild_id, session.channel_id, key)
+            display.claim(game_id, session.guild_id, session.channel_id, key)
         shown = False
         dm: tuple[int, int] | None = None
         try:
             event = await session.apply(player, action, turn=turn)
-            board = keeper.board(game_id, session.guild_id, session.channel_id)
+            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
             loc = locale_of(interaction)
-            content, file, view = await committed_hand(event, board, player, loc)
+            content, file, view = await committed_hand(event, messages, player, loc)
             await interaction.edit_original_response(
                 content=content,
                 attachments=[file] if file is not None else [],
@@ -372,10 +374,10 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
             shown = in_dm
             if in_dm and interaction.message is not None and interaction.channel_id is not None:
                 dm = (interaction.channel_id, interaction.message.id)
-                keeper.remember_hook(game_id, player, interaction, interaction.message.id)
+                display.remember_hook(game_id, player, interaction, interaction.message.id)
         finally:
             if in_dm:
-                keeper.release(game_id, key, shown=shown, dm=dm)
+                display.release(game_id, key, shown=shown, dm=dm)
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
 
@@ -388,7 +390,7 @@ async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str
     await guarded(interaction, work)
 
 
-async def live_hand(session: s.Session, board: GameMessages, player: str, loc: str) -> Hand:
+async def live_hand(session: s.Session, messages: GameMessages, player: str, loc: str) -> Hand:
     """The hand of ``player`` read from the live session (view and legal actions taken
     together, so the menus match the custom ids' turn), or from the last commit once the
     game has ended."""
@@ -398,14 +400,14 @@ async def live_hand(session: s.Session, board: GameMessages, player: str, loc: s
         view = session.view(player)
         legal = list(session.legal_actions(player))
     else:
-        view = board.latest.views.get(player) if board.latest is not None else None
-    return await hand_message(session.game_id, view, legal, board.names, loc)
+        view = messages.latest.views.get(player) if messages.latest is not None else None
+    return await hand_message(session.game_id, view, legal, messages.names, loc)
 
 
-async def committed_hand(event: s.Committed, board: GameMessages, player: str, loc: str) -> Hand:
+async def committed_hand(event: s.Committed, messages: GameMessages, player: str, loc: str) -> Hand:
     """The hand of ``player`` as the move they just made left it."""
     view = event.views.get(player)
-    return await hand_message(event.game_id, view, event.legal.get(player, ()), board.names, loc)
+    return await hand_message(event.game_id, view, event.legal.get(player, ()), messages.names, loc)
 
 
 # --- hints --------------------------------------------------------------------------------

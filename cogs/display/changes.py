@@ -15,76 +15,78 @@ ACTIVE_FOR = 30.0
 (their hand is edited in place); after that, a fresh DM (or a channel ping) tells them."""
 
 
-def note(board: GameMessages, event: s.Committed) -> None:
+def note(messages: GameMessages, event: s.Committed) -> None:
     """Take ``event`` as the newest state of the game and mark what it changed."""
-    board.latest = event
-    board.names = {seat.player_id: seat.display_name for seat in event.seats}
-    board.users = {seat.player_id: seat.user_id for seat in event.seats if seat.user_id is not None}
+    messages.latest = event
+    messages.names = {seat.player_id: seat.display_name for seat in event.seats}
+    messages.users = {
+        seat.player_id: seat.user_id for seat in event.seats if seat.user_id is not None
+    }
     kind = event.kind
     if kind is s.EventKind.REMINDER or kind is s.EventKind.SEAT:
-        _notice(board, event)
+        _notice(messages, event)
     elif kind is s.EventKind.LOBBY:
-        board.dirty.add("lobby")
+        messages.dirty.add("lobby")
     elif kind is s.EventKind.STARTED:
-        board.dirty.update({"lobby", "table"})
-        board.dirty.update(f"hand:{p}" for p in board.users)
-        _turn_changed(board, event)
+        messages.dirty.update({"lobby", "table"})
+        messages.dirty.update(f"hand:{p}" for p in messages.users)
+        _turn_changed(messages, event)
     elif kind is s.EventKind.CANCELLED:
-        board.dirty.update({"lobby", "table"} if board.table_message is None else {"table"})
-        board.done = True
+        messages.dirty.update({"lobby", "table"} if messages.table_message is None else {"table"})
+        messages.done = True
     else:
-        _action(board, event)
+        _action(messages, event)
 
 
-def _action(board: GameMessages, event: s.Committed) -> None:
+def _action(messages: GameMessages, event: s.Committed) -> None:
     view = event.views.get(None)
     if event.action is not None and event.actor is not None:
         actor_view = event.views.get(event.actor)
-        name = board.names.get(event.actor, event.actor)
-        said = present.move_text(name, event.action, actor_view, board.locale)
+        name = messages.names.get(event.actor, event.actor)
+        said = present.move_text(name, event.action, actor_view, messages.locale)
         if event.timed:
-            said = f"{said} {t('timer.played_for', board.locale)}"
-        board.moves.append(said)
-    board.dirty.add("table")
-    if event.actor is not None and event.actor in board.users:
-        board.dirty.add(f"hand:{event.actor}")
+            said = f"{said} {t('timer.played_for', messages.locale)}"
+        messages.moves.append(said)
+    messages.dirty.add("table")
+    if event.actor is not None and event.actor in messages.users:
+        messages.dirty.add(f"hand:{event.actor}")
     if event.rounds or event.status is not s.SessionStatus.ACTIVE:
-        board.dirty.update(f"hand:{p}" for p in board.users)
-        board.announcements.append(event)
+        messages.dirty.update(f"hand:{p}" for p in messages.users)
+        messages.announcements.append(event)
         if event.rounds:
-            board.moves.clear()
+            messages.moves.clear()
     if event.status is s.SessionStatus.FINISHED:
-        board.done = True
+        messages.done = True
     elif view is not None:
-        _turn_changed(board, event)
+        _turn_changed(messages, event)
 
 
-def _notice(board: GameMessages, event: s.Committed) -> None:
+def _notice(messages: GameMessages, event: s.Committed) -> None:
     """A turn timer's reminder, or a seat handed to a computer player or taken back."""
     player = event.actor
     if player is None:
         return
-    user_id = board.users.get(player)
-    name = board.names.get(player, player)
+    user_id = messages.users.get(player)
+    name = messages.names.get(player, player)
     if event.kind is s.EventKind.REMINDER:
         if user_id is not None and event.deadline is not None:
-            board.notices.append((player, "reminder", int(event.deadline.timestamp())))
+            messages.notices.append((player, "reminder", int(event.deadline.timestamp())))
         return
     seat = next((x for x in event.seats if x.player_id == player), None)
     held = seat is not None and seat.stand_in is not None
-    board.notices.append((name, "replaced" if held else "back", 0))
+    messages.notices.append((name, "replaced" if held else "back", 0))
 
 
-def _turn_changed(board: GameMessages, event: s.Committed) -> None:
+def _turn_changed(messages: GameMessages, event: s.Committed) -> None:
     view = event.views.get(None)
-    if view is None or view.current is None or event.turn == board.turn:
+    if view is None or view.current is None or event.turn == messages.turn:
         return
-    board.turn = event.turn
+    messages.turn = event.turn
     seat = next((x for x in event.seats if x.player_id == view.current), None)
     if seat is not None and seat.stand_in is not None:
         return  # a computer player plays this seat: its owner is away
-    if view.current in board.users:
-        board.dirty.add(f"hand:{view.current}")
-        seen = board.active.get(view.current)
+    if view.current in messages.users:
+        messages.dirty.add(f"hand:{view.current}")
+        seen = messages.active.get(view.current)
         if seen is None or time.monotonic() - seen > ACTIVE_FOR:
-            board.notify = view.current
+            messages.notify = view.current

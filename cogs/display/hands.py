@@ -56,32 +56,34 @@ class Hands:
         self.user_locales: dict[int, str] = {}
         self.dm_channels: dict[int, int] = {}
 
-    def user_locale(self, user_id: int | None, board: GameMessages) -> str:
+    def user_locale(self, user_id: int | None, messages: GameMessages) -> str:
         if user_id is None:
-            return board.locale
-        return self.user_locales.get(user_id, board.locale)
+            return messages.locale
+        return self.user_locales.get(user_id, messages.locale)
 
     async def show(
-        self, board: GameMessages, channel: discord.PartialMessageable, player: str, notify: bool
+        self, messages: GameMessages, channel: discord.PartialMessageable, player: str, notify: bool
     ) -> None:
-        user_id = board.users.get(player)
+        user_id = messages.users.get(player)
         if user_id is None:
             return
-        loc = self.user_locale(user_id, board)
-        if player in board.dm_closed:
+        loc = self.user_locale(user_id, messages)
+        if player in messages.dm_closed:
             if notify:
-                await self.pings.ping(board, channel, player, user_id)
+                await self.pings.ping(messages, channel, player, user_id)
             return
-        event = board.latest
+        event = messages.latest
         view = event.views.get(player) if event is not None else None
         legal = event.legal.get(player, ()) if event is not None else ()
-        content, file, buttons = await hand_message(board.game_id, view, legal, board.names, loc)
+        content, file, buttons = await hand_message(
+            messages.game_id, view, legal, messages.names, loc
+        )
         if content is None:
             return
-        old = board.hand_messages.get(player)
+        old = messages.hand_messages.get(player)
         try:
             if old is not None and not notify:
-                hook = board.hook(player, old[1])
+                hook = messages.hook(player, old[1])
                 try:
                     if hook is not None:
                         try:
@@ -90,7 +92,7 @@ class Hands:
                             )
                             return
                         except discord.HTTPException:
-                            board.hooks.pop(player, None)
+                            messages.hooks.pop(player, None)
                             file = _again(file)
                     dm = self.bot.get_partial_messageable(old[0])
                     await self.pace()
@@ -99,7 +101,7 @@ class Hands:
                     )
                     return
                 except discord.NotFound:
-                    self.keeper.keep(board, MessageKind.HAND, None, player)
+                    self.keeper.keep(messages, MessageKind.HAND, None, player)
                     file = _again(file)
             dm_channel = await self._dm_channel(user_id)
             await self.pace()
@@ -109,18 +111,18 @@ class Hands:
         except discord.Forbidden as error:
             if error.code != DM_CLOSED and error.status != 403:
                 raise
-            await self._dm_closed(board, channel, player, user_id, notify)
+            await self._dm_closed(messages, channel, player, user_id, notify)
             return
-        self.keeper.keep_hand(board, player, (sent.channel.id, sent.id))
+        self.keeper.keep_hand(messages, player, (sent.channel.id, sent.id))
         if old is not None and notify:
-            await self._delete_old_hand(board, player, old)
+            await self._delete_old_hand(messages, player, old)
 
     async def _delete_old_hand(
-        self, board: GameMessages, player: str, old: tuple[int, int]
+        self, messages: GameMessages, player: str, old: tuple[int, int]
     ) -> None:
         """The previous hand message goes once a fresh one notified its owner."""
-        hook = board.hook(player, old[1])
-        board.hooks.pop(player, None)
+        hook = messages.hook(player, old[1])
+        messages.hooks.pop(player, None)
         if hook is not None:
             try:
                 await hook.delete_original_response()
@@ -142,25 +144,25 @@ class Hands:
 
     async def _dm_closed(
         self,
-        board: GameMessages,
+        messages: GameMessages,
         channel: discord.PartialMessageable,
         player: str,
         user_id: int,
         notify: bool,
     ) -> None:
-        board.dm_closed.add(player)
-        if player in board.hand_messages:
-            self.keeper.keep(board, MessageKind.HAND, None, player)
-        if player not in board.told_closed:
-            board.told_closed.add(player)
+        messages.dm_closed.add(player)
+        if player in messages.hand_messages:
+            self.keeper.keep(messages, MessageKind.HAND, None, player)
+        if player not in messages.told_closed:
+            messages.told_closed.add(player)
             await self.pace()
             await channel.send(
-                t("dm.closed", board.locale, mention=f"<@{user_id}>"),
-                view=components.table_view(board.game_id, board.locale),
+                t("dm.closed", messages.locale, mention=f"<@{user_id}>"),
+                view=components.table_view(messages.game_id, messages.locale),
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
             )
         if notify:
-            await self.pings.ping(board, channel, player, user_id)
+            await self.pings.ping(messages, channel, player, user_id)
 
 
 def _files(file: discord.File | None) -> list[discord.File]:

@@ -17,48 +17,48 @@ class MessageKeeper:
         self.manager = manager
         self._writes: set[asyncio.Task[None]] = set()
 
-    def restore(self, shown: GameMessages) -> None:
+    def restore(self, messages: GameMessages) -> None:
         """After a restart: the messages the previous process showed are edited on."""
-        if self.manager.by_game(shown.game_id) is None:
+        if self.manager.by_game(messages.game_id) is None:
             return
-        for (kind, player), ref in self.manager.messages.shown(shown.game_id).items():
+        for (kind, player), ref in self.manager.messages.shown(messages.game_id).items():
             if kind is MessageKind.LOBBY:
-                shown.lobby_message = ref.message_id
+                messages.lobby_message = ref.message_id
             elif kind is MessageKind.TABLE:
-                shown.table_message = ref.message_id
+                messages.table_message = ref.message_id
             elif kind is MessageKind.PING:
-                shown.ping_message = ref.message_id
+                messages.ping_message = ref.message_id
             elif kind is MessageKind.HAND:
-                shown.hand_messages[player] = (ref.channel_id, ref.message_id)
+                messages.hand_messages[player] = (ref.channel_id, ref.message_id)
 
     def keep(
-        self, shown: GameMessages, kind: MessageKind, message_id: int | None, player: str = ""
+        self, messages: GameMessages, kind: MessageKind, message_id: int | None, player: str = ""
     ) -> None:
         """Note which message now shows ``kind`` (None: none does)."""
         if kind is MessageKind.LOBBY:
-            shown.lobby_message = message_id
+            messages.lobby_message = message_id
         elif kind is MessageKind.TABLE:
-            shown.table_message = message_id
+            messages.table_message = message_id
         elif kind is MessageKind.PING:
-            shown.ping_message = message_id
-        channel_id = shown.channel_id
+            messages.ping_message = message_id
+        channel_id = messages.channel_id
         if kind is MessageKind.HAND:
             if message_id is None:
-                shown.hand_messages.pop(player, None)
+                messages.hand_messages.pop(player, None)
             else:
-                channel_id = shown.hand_messages[player][0]
-        if self.manager.by_game(shown.game_id) is None:
+                channel_id = messages.hand_messages[player][0]
+        if self.manager.by_game(messages.game_id) is None:
             return
         task = asyncio.create_task(
-            self.manager.messages.keep(shown.game_id, kind, player, channel_id, message_id),
-            name=f"keep-{shown.game_id}-{kind.value}",
+            self.manager.messages.keep(messages.game_id, kind, player, channel_id, message_id),
+            name=f"keep-{messages.game_id}-{kind.value}",
         )
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
 
-    def keep_hand(self, shown: GameMessages, player: str, where: tuple[int, int]) -> None:
-        shown.hand_messages[player] = where
-        self.keep(shown, MessageKind.HAND, where[1], player)
+    def keep_hand(self, messages: GameMessages, player: str, where: tuple[int, int]) -> None:
+        messages.hand_messages[player] = where
+        self.keep(messages, MessageKind.HAND, where[1], player)
 
     async def close(self) -> None:
         if self._writes:

@@ -30,7 +30,7 @@ class Notifier(commands.Cog):
 
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
-        self.boards: dict[int, GameMessages] = {}
+        self.games: dict[int, GameMessages] = {}
         self.pace = Pacer(PACE)
         """Every request of the workers that counts against Discord's global rate limit
         waits its turn here, so a burst of games is slowed, not answered with 429s."""
@@ -44,7 +44,7 @@ class Notifier(commands.Cog):
             ChannelPosts(self.pace, self.keeper, self.pending_channels),
             pings,
             self.hands,
-            self.boards,
+            self.games,
         )
 
     @property
@@ -61,28 +61,30 @@ class Notifier(commands.Cog):
         self.bot.withdraw(Notifier)
         with contextlib.suppress(ValueError):
             self.manager.remove_listener(self.on_commit)
-        for board in self.boards.values():
-            if board.task is not None:
-                board.task.cancel()
+        for messages in self.games.values():
+            if messages.task is not None:
+                messages.task.cancel()
         await self.keeper.close()
 
-    def _channel(self, board: GameMessages) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(board.channel_id, guild_id=board.guild_id)
+    def _channel(self, messages: GameMessages) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(messages.channel_id, guild_id=messages.guild_id)
 
     # --- state the flows share ------------------------------------------------------------
 
-    def board(self, game_id: int, guild_id: int, channel_id: int) -> GameMessages:
-        board = self.boards.get(game_id)
-        if board is None:
-            board = GameMessages(game_id, guild_id, channel_id, locale=self.guild_locale(guild_id))
-            self.boards[game_id] = board
-            self.keeper.restore(board)
-        return board
+    def messages_of(self, game_id: int, guild_id: int, channel_id: int) -> GameMessages:
+        messages = self.games.get(game_id)
+        if messages is None:
+            messages = GameMessages(
+                game_id, guild_id, channel_id, locale=self.guild_locale(guild_id)
+            )
+            self.games[game_id] = messages
+            self.keeper.restore(messages)
+        return messages
 
     def keep(
-        self, board: GameMessages, kind: MessageKind, message_id: int | None, player: str = ""
+        self, messages: GameMessages, kind: MessageKind, message_id: int | None, player: str = ""
     ) -> None:
-        self.keeper.keep(board, kind, message_id, player)
+        self.keeper.keep(messages, kind, message_id, player)
 
     def guild_locale(self, guild_id: int) -> str:
         guild = self.bot.get_guild(guild_id)
@@ -94,49 +96,49 @@ class Notifier(commands.Cog):
     def claim(self, game_id: int, guild_id: int, channel_id: int, key: str) -> None:
         """An interaction is about to show ``key`` ("lobby" or "hand:<player>") itself, by
         editing the message it came from; the worker leaves it alone meanwhile."""
-        self.board(game_id, guild_id, channel_id).claims.add(key)
+        self.messages_of(game_id, guild_id, channel_id).claims.add(key)
 
     def release(
         self, game_id: int, key: str, *, shown: bool, dm: tuple[int, int] | None = None
     ) -> None:
         """The interaction that claimed ``key`` is done; ``shown`` says whether it showed
         the newest state (else the worker does). ``dm`` is the hand message it edited."""
-        board = self.boards.get(game_id)
-        if board is None:
+        messages = self.games.get(game_id)
+        if messages is None:
             return
-        board.claims.discard(key)
+        messages.claims.discard(key)
         if shown:
-            board.dirty.discard(key)
+            messages.dirty.discard(key)
             player = key.removeprefix("hand:")
             if dm is not None:
-                self.keeper.keep_hand(board, player, dm)
-                board.dm_closed.discard(player)
-            if board.notify == player:
-                board.notify = None
-        if board.dirty or board.announcements:
-            self.worker.wake(board)
+                self.keeper.keep_hand(messages, player, dm)
+                messages.dm_closed.discard(player)
+            if messages.notify == player:
+                messages.notify = None
+        if messages.dirty or messages.announcements:
+            self.worker.wake(messages)
 
     def touch(self, game_id: int, guild_id: int, channel_id: int, player: str) -> None:
         """``player`` is at the keyboard: their next turn edits their hand in place rather
         than notifying them with a new message."""
-        self.board(game_id, guild_id, channel_id).active[player] = time.monotonic()
+        self.messages_of(game_id, guild_id, channel_id).active[player] = time.monotonic()
 
     def remember_hook(
         self, game_id: int, player: str, interaction: discord.Interaction[Any], message_id: int
     ) -> None:
-        board = self.boards.get(game_id)
-        if board is not None:
-            board.hooks[player] = (interaction, message_id)
+        messages = self.games.get(game_id)
+        if messages is not None:
+            messages.hooks[player] = (interaction, message_id)
 
     def set_lobby_message(self, game_id: int, guild_id: int, channel_id: int, message: int) -> None:
-        board = self.board(game_id, guild_id, channel_id)
-        self.keeper.keep(board, MessageKind.LOBBY, message)
+        messages = self.messages_of(game_id, guild_id, channel_id)
+        self.keeper.keep(messages, MessageKind.LOBBY, message)
         self.pending_channels.discard(channel_id)
 
     # --- the listener ---------------------------------------------------------------------
 
     async def on_commit(self, event: s.Committed) -> None:
         """Note what changed and wake the game's worker; never waits for Discord."""
-        board = self.board(event.game_id, event.guild_id, event.channel_id)
-        changes.note(board, event)
-        self.worker.wake(board)
+        messages = self.messages_of(event.game_id, event.guild_id, event.channel_id)
+        changes.note(messages, event)
+        self.worker.wake(messages)

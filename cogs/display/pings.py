@@ -22,40 +22,43 @@ class Pings:
         self.keeper = keeper
 
     async def tell(
-        self, board: GameMessages, channel: discord.PartialMessageable, notice: tuple[str, str, int]
+        self,
+        messages: GameMessages,
+        channel: discord.PartialMessageable,
+        notice: tuple[str, str, int],
     ) -> None:
         who, what, when = notice
         if what == "reminder":
-            user_id = board.users.get(who)
+            user_id = messages.users.get(who)
             if user_id is not None:
                 text = t(
-                    "timer.reminder", board.locale, mention=f"<@{user_id}>", when=f"<t:{when}:R>"
+                    "timer.reminder", messages.locale, mention=f"<@{user_id}>", when=f"<t:{when}:R>"
                 )
-                await self.ping(board, channel, who, user_id, text)
+                await self.ping(messages, channel, who, user_id, text)
             return
         await self.pace()
         await channel.send(
-            t("timer.replaced" if what == "replaced" else "timer.back", board.locale, name=who),
+            t("timer.replaced" if what == "replaced" else "timer.back", messages.locale, name=who),
             allowed_mentions=NO_MENTIONS,
         )
 
     async def ping(
         self,
-        board: GameMessages,
+        messages: GameMessages,
         channel: discord.PartialMessageable,
         player: str,
         user_id: int,
         text: str | None = None,
     ) -> None:
         """One short turn notice in the channel, replacing the previous one."""
-        old = board.ping_message
+        old = messages.ping_message
         await self.pace()
         sent = await channel.send(
-            text or t("turn.ping", board.locale, mention=f"<@{user_id}>"),
-            view=components.table_view(board.game_id, board.locale),
+            text or t("turn.ping", messages.locale, mention=f"<@{user_id}>"),
+            view=components.table_view(messages.game_id, messages.locale),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
         )
-        self.keeper.keep(board, MessageKind.PING, sent.id)
+        self.keeper.keep(messages, MessageKind.PING, sent.id)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await self.pace()

@@ -28,92 +28,96 @@ class Worker:
         posts: ChannelPosts,
         pings: Pings,
         hands: Hands,
-        boards: dict[int, GameMessages],
+        games: dict[int, GameMessages],
     ) -> None:
         self.channel_of = channel_of
         self.posts = posts
         self.pings = pings
         self.hands = hands
-        self.boards = boards
+        self.games = games
         """The games being shown; a game leaves once everything of it is shown."""
 
-    def wake(self, board: GameMessages) -> None:
-        board.wake.set()
-        if board.task is None or board.task.done():
-            board.task = asyncio.create_task(self._work(board), name=f"board-{board.game_id}")
+    def wake(self, messages: GameMessages) -> None:
+        messages.wake.set()
+        if messages.task is None or messages.task.done():
+            messages.task = asyncio.create_task(
+                self._work(messages), name=f"display-{messages.game_id}"
+            )
 
-    async def _work(self, board: GameMessages) -> None:
+    async def _work(self, messages: GameMessages) -> None:
         while True:
-            await board.wake.wait()
-            board.wake.clear()
+            await messages.wake.wait()
+            messages.wake.clear()
             try:
-                await self._flush(board)
+                await self._flush(messages)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("game %s: could not update Discord", board.game_id)
+                log.exception("game %s: could not update Discord", messages.game_id)
                 await asyncio.sleep(1)
             if (
-                board.done
-                and not board.dirty
-                and not board.announcements
-                and not board.notices
-                and not board.wake.is_set()
+                messages.done
+                and not messages.dirty
+                and not messages.announcements
+                and not messages.notices
+                and not messages.wake.is_set()
             ):
-                self.boards.pop(board.game_id, None)
+                self.games.pop(messages.game_id, None)
                 return
 
-    async def _flush(self, board: GameMessages) -> None:
+    async def _flush(self, messages: GameMessages) -> None:
         """Show what is dirty, newest state first for each part; a part Discord could not
         take now (rate limit, outage) stays dirty and the pass is tried again later."""
-        channel = self.channel_of(board)
+        channel = self.channel_of(messages)
         retry = False
-        if "lobby" in board.dirty and "lobby" not in board.claims:
-            board.dirty.discard("lobby")
-            if not await self._guard(board, "lobby", self.posts.show_lobby(board, channel)):
-                board.dirty.add("lobby")
+        if "lobby" in messages.dirty and "lobby" not in messages.claims:
+            messages.dirty.discard("lobby")
+            if not await self._guard(messages, "lobby", self.posts.show_lobby(messages, channel)):
+                messages.dirty.add("lobby")
                 retry = True
-        while board.announcements and not retry:
-            event = board.announcements[0]
-            if await self._guard(board, "summary", self.posts.announce(board, channel, event)):
-                board.announcements.pop(0)
-            else:
-                retry = True
-        while board.notices and not retry:
+        while messages.announcements and not retry:
+            event = messages.announcements[0]
             if await self._guard(
-                board, "notice", self.pings.tell(board, channel, board.notices[0])
+                messages, "summary", self.posts.announce(messages, channel, event)
             ):
-                board.notices.pop(0)
+                messages.announcements.pop(0)
             else:
                 retry = True
-        if "table" in board.dirty and not retry:
-            board.dirty.discard("table")
-            if not await self._guard(board, "table", self.posts.show_table(board, channel)):
-                board.dirty.add("table")
-                retry = True
-        for key in sorted(k for k in board.dirty if k.startswith("hand:")):
-            player = key.removeprefix("hand:")
-            if key in board.claims or retry:
-                continue
-            board.dirty.discard(key)
-            notify = board.notify == player
-            if notify:
-                board.notify = None
-            if not await self._guard(
-                board, "hand", self.hands.show(board, channel, player, notify)
+        while messages.notices and not retry:
+            if await self._guard(
+                messages, "notice", self.pings.tell(messages, channel, messages.notices[0])
             ):
-                board.dirty.add(key)
-                if notify and board.notify is None:
-                    board.notify = player
+                messages.notices.pop(0)
+            else:
+                retry = True
+        if "table" in messages.dirty and not retry:
+            messages.dirty.discard("table")
+            if not await self._guard(messages, "table", self.posts.show_table(messages, channel)):
+                messages.dirty.add("table")
+                retry = True
+        for key in sorted(k for k in messages.dirty if k.startswith("hand:")):
+            player = key.removeprefix("hand:")
+            if key in messages.claims or retry:
+                continue
+            messages.dirty.discard(key)
+            notify = messages.notify == player
+            if notify:
+                messages.notify = None
+            if not await self._guard(
+                messages, "hand", self.hands.show(messages, channel, player, notify)
+            ):
+                messages.dirty.add(key)
+                if notify and messages.notify is None:
+                    messages.notify = player
                 retry = True
         if retry:
-            board.backoff = min(max(board.backoff * 2, 1.0), 30.0)
-            await asyncio.sleep(board.backoff)
-            board.wake.set()
+            messages.backoff = min(max(messages.backoff * 2, 1.0), 30.0)
+            await asyncio.sleep(messages.backoff)
+            messages.wake.set()
         else:
-            board.backoff = 0.0
+            messages.backoff = 0.0
 
-    async def _guard(self, board: GameMessages, what: str, work: Awaitable[None]) -> bool:
+    async def _guard(self, messages: GameMessages, what: str, work: Awaitable[None]) -> bool:
         """Run one update; False when it should be tried again (rate limited, Discord down).
 
         Other refusals (a deleted message, missing permissions) are logged and dropped: a
@@ -124,7 +128,7 @@ class Worker:
             again = error.status == 429 or error.status >= 500
             log.warning(
                 "game %s: Discord refused the %s update%s: %s",
-                board.game_id,
+                messages.game_id,
                 what,
                 " (will retry)" if again else "",
                 error,
@@ -132,7 +136,10 @@ class Worker:
             return not again
         except (TimeoutError, OSError) as error:
             log.warning(
-                "game %s: could not reach Discord for the %s update: %s", board.game_id, what, error
+                "game %s: could not reach Discord for the %s update: %s",
+                messages.game_id,
+                what,
+                error,
             )
             return False
         return True
