@@ -34,6 +34,10 @@ from bot.settings import Settings, SettingsError
 
 log = logging.getLogger("bot")
 
+EXTENSIONS: tuple[str, ...] = ("cogs.notify", "cogs.lobby", "cogs.play", "cogs.league")
+"""The Discord extensions, loaded in this order: the after-commit notifier first, then the
+commands. Named here, by the launcher, so the application never imports its adapters."""
+
 PROBE_TIMEOUT = 10.0
 """Seconds to wait for Discord's API to answer before calling it unreachable."""
 LOGIN_TIMEOUT = 120.0
@@ -193,6 +197,7 @@ async def serve(settings: Settings, *, sync: bool) -> None:
                 dev_guild_id=settings.dev_guild_id,
                 sync_globally=sync,
                 sync_state=state,
+                extensions=EXTENSIONS,
             )
             try:
                 await probe()

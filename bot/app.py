@@ -1,4 +1,5 @@
-"""The Bot: it receives its resources from the launcher and loads the cogs in setup_hook.
+"""The Bot: it receives its resources and its extensions' names from the launcher and loads
+the extensions in setup_hook.
 
 Keeping resource creation in the launcher (database, sessions) and out of the Bot means
 tests can hand a bot a session manager of their own, and the Bot never outlives them.
@@ -22,7 +23,7 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -30,9 +31,10 @@ from discord.ext import commands
 from bot.i18n import CatalogTranslator
 from bot.logs import describe, quiet_voice
 from bot.sessions import SessionManager
-from cogs import EXTENSIONS
 
 log = logging.getLogger(__name__)
+
+_S = TypeVar("_S")
 
 
 class RummyBot(commands.Bot):
@@ -41,7 +43,7 @@ class RummyBot(commands.Bot):
         sessions: SessionManager,
         *,
         dev_guild_id: int | None = None,
-        extensions: Sequence[str] = EXTENSIONS,
+        extensions: Sequence[str],
         guild_ready_timeout: float = 2.0,
         sync_globally: bool = False,
         sync_state: Path | None = None,
@@ -59,6 +61,22 @@ class RummyBot(commands.Bot):
         self.extension_names = tuple(extensions)
         self.sync_globally = sync_globally
         self.sync_state = sync_state
+        self._services: dict[type[Any], object] = {}
+
+    def provide(self, kind: type[_S], service: _S) -> None:
+        """Offer ``service`` to the other extensions, found by its class: the extensions
+        reach each other through the bot, never by importing each other's modules."""
+        self._services[kind] = service
+
+    def withdraw(self, kind: type[Any]) -> None:
+        self._services.pop(kind, None)
+
+    def service(self, kind: type[_S]) -> _S:
+        """The loaded extension's ``kind``; RuntimeError when the extension is not loaded."""
+        found = self._services.get(kind)
+        if not isinstance(found, kind):
+            raise RuntimeError(f"no {kind.__name__} is loaded")
+        return found
 
     async def setup_hook(self) -> None:
         for name in self.extension_names:

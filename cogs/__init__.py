@@ -1,9 +1,7 @@
 """Discord adapters: slash commands, buttons, select menus, DMs and error replies.
 
-Each module here is a discord.py extension; the Bot loads the ones named in
-``EXTENSIONS``. A cog parses input, calls the session and presents the result: it never
-decides a rule and never writes SQL.
+The launcher names the extensions to load (``cogs.notify``, ``cogs.lobby``, ``cogs.play``,
+``cogs.league``); the other modules here are shared by them and import in one direction:
+ids <- items <- components <- display <- flows <- the extensions. A cog parses input, calls the
+session and presents the result: it never decides a rule and never writes SQL.
 """
-
-EXTENSIONS: tuple[str, ...] = ("cogs.notify", "cogs.lobby", "cogs.play", "cogs.league")
-"""Extensions loaded at start-up: the after-commit notifier first, then the commands."""

@@ -1,20 +1,17 @@
-"""Buttons and select menus that survive restarts, and the builders of the messages' rows.
+"""The rows of buttons and menus each message carries, built of the items in ``cogs.items``.
 
-Every component is a :class:`discord.ui.DynamicItem`: its state (the game, and for moves the
-turn it was built for) lives in its custom id, so a click after a restart finds its game, and
-a click on an old message is refused as stale by the session rather than applied to a newer
-turn. Menus are built from the legal actions only, so they never offer an illegal move, and
-they respect Discord's limits (25 options a menu, 5 rows, 100-character ids and values).
+Menus are built from the legal actions only, so they never offer an illegal move, and they
+respect Discord's limits (25 options a menu, 5 rows, 100-character ids and values).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
+from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import (
     Action,
@@ -27,167 +24,15 @@ from bot.rummy import (
     SwapJoker,
     TakeDiscard,
 )
+from cogs import present
+from cogs.ids import LOBBY_VERBS
+from cogs.items import HandButton, LobbyButton, MoveButton, MoveSelect
 from cogs.present import action_code, action_label, card_text
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
 MAX_DISCARD_MENUS = 2
 
-Interaction = discord.Interaction[Any]
-
-LOBBY_VERBS = ("join", "leave", "addbot", "start", "cancel")
-MOVE_VERBS = ("draw", "take", "end")
-MENUS = ("meld", "layoff", "discard", "discard2", "take")
-
-
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"rummy:lobby:(?P<verb>join|leave|addbot|start|cancel):(?P<game>[0-9]{1,20})",
-):
-    def __init__(self, verb: str, game_id: int, label: str = "") -> None:
-        style = {
-            "join": discord.ButtonStyle.success,
-            "start": discord.ButtonStyle.primary,
-            "cancel": discord.ButtonStyle.danger,
-        }.get(verb, discord.ButtonStyle.secondary)
-        super().__init__(
-            discord.ui.Button(
-                label=label or verb,
-                style=style,
-                custom_id=f"rummy:lobby:{verb}:{game_id}",
-            )
-        )
-        self.verb = verb
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(match["verb"], int(match["game"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        from cogs import flows
-
-        await flows.lobby_button(interaction, self.verb, self.game_id)
-
-
-class HandButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"rummy:hand:(?P<game>[0-9]{1,20})",
-):
-    """ "Show my hand" on the table message: the hand as an ephemeral answer, for everyone
-    whose DMs are closed and anyone who lost their DM."""
-
-    def __init__(self, game_id: int, label: str = "Show my hand") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"rummy:hand:{game_id}",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HandButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        from cogs import flows
-
-        await flows.show_hand_button(interaction, self.game_id)
-
-
-class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"rummy:do:(?P<verb>draw|take|end):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})",
-):
-    def __init__(self, verb: str, game_id: int, turn: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or verb,
-                style=discord.ButtonStyle.primary
-                if verb == "draw"
-                else discord.ButtonStyle.secondary,
-                custom_id=f"rummy:do:{verb}:{game_id}:{turn}",
-            )
-        )
-        self.verb = verb
-        self.game_id = game_id
-        self.turn = turn
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MoveButton:
-        return cls(match["verb"], int(match["game"]), int(match["turn"]))
-
-    def action(self) -> Action:
-        if self.verb == "take":
-            return TakeDiscard(1)
-        if self.verb == "end":
-            return EndRound()
-        return DrawStock()
-
-    async def callback(self, interaction: Interaction) -> None:
-        from cogs import flows
-
-        await flows.hand_move(interaction, self.game_id, self.turn, self.action())
-
-
-class MoveSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
-    template=r"rummy:pick:(?P<menu>[a-z0-9]{1,10}):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})",
-):
-    def __init__(
-        self,
-        menu: str,
-        game_id: int,
-        turn: int,
-        options: Sequence[discord.SelectOption] = (),
-        placeholder: str = "",
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"rummy:pick:{menu}:{game_id}:{turn}",
-                placeholder=placeholder or None,
-                options=list(options) or [discord.SelectOption(label="-", value="-")],
-                min_values=1,
-                max_values=1,
-            )
-        )
-        self.menu = menu
-        self.game_id = game_id
-        self.turn = turn
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> MoveSelect:
-        return cls(match["menu"], int(match["game"]), int(match["turn"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        from cogs import flows
-
-        data: Any = interaction.data or {}
-        values = data.get("values") or []
-        await flows.hand_pick(
-            interaction, self.game_id, self.turn, str(values[0]) if values else ""
-        )
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton,
-    HandButton,
-    MoveButton,
-    MoveSelect,
-)
-
-
-# --- builders -----------------------------------------------------------------------------
 
 _LOBBY_LABELS = {
     "join": "button.join",
@@ -270,3 +115,19 @@ def hand_view(
         out.add_item(item)
         rows += 1
     return out if out.children else None
+
+
+def lobby_message(event: s.Committed, loc: str) -> tuple[str, discord.ui.View | None]:
+    """The lobby message for ``event``: open (with buttons), started or cancelled."""
+    ruleset = event.ruleset
+    players = present.seat_names(event.seats, loc)
+    host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
+    if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
+        text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
+        return text, lobby_view(event.game_id, loc)
+    state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
+    if event.kind is s.EventKind.CANCELLED:
+        state = "cancelled"
+    return present.lobby_text(
+        ruleset, players, host, loc, state=state, timer=event.turn_timer
+    ), None

@@ -12,42 +12,36 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 
 from bot import sessions as s
 from bot.i18n import locale_of, t
-from bot.rummy import Action, Ruleset
+from bot.rummy import Action, GameView, Ruleset
+from bot.sessions.messages import MessageKind
 from cogs import components, present
+from cogs.client import Interaction
+from cogs.display.game_messages import GameMessages
+from cogs.display.hands import Hand, hand_message
+from cogs.display.notifier import Notifier
+from cogs.items import Clicks
 from cogs.replies import Refused, guarded, send
 
-if TYPE_CHECKING:
-    from cogs.notify import Board, Notifier
-
 log = logging.getLogger(__name__)
-
-Interaction = discord.Interaction[Any]
 
 
 # --- resolving an interaction ---------------------------------------------------------------
 
 
 def manager(interaction: Interaction) -> s.SessionManager:
-    client: Any = interaction.client
-    found: s.SessionManager = client.sessions
-    return found
+    return interaction.client.sessions
 
 
 def notifier(interaction: Interaction) -> Notifier:
-    from cogs.notify import Notifier
-
-    client: Any = interaction.client
-    cog = client.get_cog("Notifier")
-    if not isinstance(cog, Notifier):
-        raise RuntimeError("the notify extension is not loaded")
-    return cog
+    """The notify extension's listener; RuntimeError when it is not loaded."""
+    return interaction.client.service(Notifier)
 
 
 def channel_session(interaction: Interaction) -> s.Session:
@@ -99,37 +93,8 @@ def remember(interaction: Interaction) -> None:
 # --- the lobby ----------------------------------------------------------------------------
 
 
-def lobby_message(board: Board, event: s.Committed, loc: str) -> tuple[str, discord.ui.View | None]:
-    """The lobby message for ``event``: open (with buttons), started or cancelled."""
-    ruleset = event.ruleset
-    players = seat_names(event.seats, loc)
-    host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
-    if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
-        text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
-        return text, components.lobby_view(event.game_id, loc)
-    state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
-    if event.kind is s.EventKind.CANCELLED:
-        state = "cancelled"
-    return present.lobby_text(
-        ruleset, players, host, loc, state=state, timer=event.turn_timer
-    ), None
-
-
-def seat_names(seats: Sequence[s.Seat], loc: str) -> list[str]:
-    """The lobby's list of who sits, in seat order; a computer player with its level, so
-    people know what they are up against before they start."""
-    names = []
-    for seat in sorted(seats, key=lambda x: x.seat):
-        if seat.kind is s.SeatKind.COMPUTER:
-            level = t(f"level.{seat.level or 'normal'}", loc)
-            names.append(t("lobby.computer_seat", loc, name=seat.display_name, level=level))
-        else:
-            names.append(seat.display_name)
-    return names
-
-
 def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
-    players = seat_names(session.seats, loc)
+    players = present.seat_names(session.seats, loc)
     host = next((x.display_name for x in session.seats if x.user_id == session.host_id), None)
     return present.lobby_text(
         session.ruleset, players, host, loc, state=state, timer=session.turn_timer
@@ -182,8 +147,8 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
         )
         return
     remember(interaction)
-    board_keeper = notifier(interaction)
-    board_keeper.pending_channels.add(interaction.channel_id)
+    display = notifier(interaction)
+    display.pending_channels.add(interaction.channel_id)
     try:
         session = await manager(interaction).create_lobby(
             guild_id=interaction.guild_id,
@@ -194,10 +159,10 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             turn_timer=turn_timer,
         )
     except BaseException:
-        board_keeper.pending_channels.discard(interaction.channel_id)
+        display.pending_channels.discard(interaction.channel_id)
         raise
-    board = board_keeper.board(session.game_id, session.guild_id, session.channel_id)
-    board.locale = loc
+    messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
+    messages.locale = loc
     try:
         message = await send(
             interaction,
@@ -206,12 +171,10 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             view=components.lobby_view(session.game_id, loc),
         )
     finally:
-        board_keeper.pending_channels.discard(interaction.channel_id)
+        display.pending_channels.discard(interaction.channel_id)
     if message is None:
         message = await interaction.original_response()
-    board_keeper.set_lobby_message(
-        session.game_id, session.guild_id, session.channel_id, message.id
-    )
+    display.set_lobby_message(session.game_id, session.guild_id, session.channel_id, message.id)
 
 
 async def lobby_op(
@@ -275,21 +238,21 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         await interaction.response.defer()
         remember(interaction)
         session = game_session(interaction, game_id)
-        keeper = notifier(interaction)
-        keeper.claim(game_id, session.guild_id, session.channel_id, "lobby")
+        display = notifier(interaction)
+        display.claim(game_id, session.guild_id, session.channel_id, "lobby")
         shown = False
         try:
             event = await lobby_op(interaction, verb, session)
-            board = keeper.board(game_id, session.guild_id, session.channel_id)
-            text, view = lobby_message(board, event, board.locale)
+            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
+            text, view = components.lobby_message(event, messages.locale)
             await interaction.edit_original_response(
                 content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
             )
-            if interaction.message is not None and board.lobby_message != interaction.message.id:
-                keeper.keep(board, "lobby", interaction.message.id)
+            if interaction.message is not None and messages.lobby_message != interaction.message.id:
+                display.keep(messages, MessageKind.LOBBY, interaction.message.id)
             shown = True
         finally:
-            keeper.release(game_id, "lobby", shown=shown)
+            display.release(game_id, "lobby", shown=shown)
 
     await guarded(interaction, work)
 
@@ -299,14 +262,14 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
 
 async def show_hand(interaction: Interaction, session: s.Session) -> None:
     """The hand as an ephemeral answer with its move buttons (works with DMs closed)."""
-    from cogs.notify import hand_message
-
     player = seated(session, interaction)
     loc = locale_of(interaction)
     if session.status is s.SessionStatus.LOBBY:
         raise Refused("hand.not_dealt")
-    board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
-    content, file, view = await hand_message(session, board, player, loc)
+    messages = notifier(interaction).messages_of(
+        session.game_id, session.guild_id, session.channel_id
+    )
+    content, file, view = await live_hand(session, messages, player, loc)
     if content is None:
         raise s.SessionClosed("refusal.hand.none")
     await send(interaction, content, ephemeral=True, file=file, view=view)
@@ -317,15 +280,17 @@ async def show_hand_button(interaction: Interaction, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         remember(interaction)
         session = game_session(interaction, game_id)
-        board = notifier(interaction).board(session.game_id, session.guild_id, session.channel_id)
+        messages = notifier(interaction).messages_of(
+            session.game_id, session.guild_id, session.channel_id
+        )
         message = interaction.message
         if (
-            board.table_message is None
+            messages.table_message is None
             and message is not None
             and any(a.filename == "table.png" for a in message.attachments)
         ):
             # After a restart: the table this button sits on is the one to keep editing.
-            notifier(interaction).keep(board, "table", message.id)
+            notifier(interaction).keep(messages, MessageKind.TABLE, message.id)
         await show_hand(interaction, session)
 
     await guarded(interaction, work)
@@ -349,8 +314,6 @@ async def move_command(interaction: Interaction, build: Any) -> None:
     The answer says what happened and shows the hand as text; the DM hand and the table are
     updated by the worker.
     """
-    from cogs.notify import hand_message
-
     session_ref: list[s.Session] = []
 
     async def work() -> None:
@@ -363,13 +326,13 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         action: Action = build(session, player)
         event = await session.apply(player, action)
         loc = locale_of(interaction)
-        keeper = notifier(interaction)
-        board = keeper.board(session.game_id, session.guild_id, session.channel_id)
+        display = notifier(interaction)
+        messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
         after = event.views.get(player)
         me = session.names.get(player, interaction.user.display_name)
         said = present.move_text(me, event.action or action, after, loc)
-        if player in board.dm_closed:
-            content, file, view = await hand_message(session, board, player, loc)
+        if player in messages.dm_closed:
+            content, file, view = await committed_hand(event, messages, player, loc)
             await send(interaction, present.fit([said, content or ""]), file=file, view=view)
             return
         lines = [said]
@@ -382,8 +345,6 @@ async def move_command(interaction: Interaction, build: Any) -> None:
 
 async def hand_move(interaction: Interaction, game_id: int, turn: int, action: Action) -> None:
     """A move button or menu on a hand message (in a DM, or an ephemeral hand)."""
-    from cogs.notify import hand_message
-
     session_ref: list[s.Session] = []
 
     async def work() -> None:
@@ -393,18 +354,18 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         session_ref.append(session)
         player = seated(session, interaction)
         mark_active(interaction, session, player)
-        keeper = notifier(interaction)
+        display = notifier(interaction)
         in_dm = interaction.guild_id is None
         key = f"hand:{player}"
         if in_dm:
-            keeper.claim(game_id, session.guild_id, session.channel_id, key)
+            display.claim(game_id, session.guild_id, session.channel_id, key)
         shown = False
         dm: tuple[int, int] | None = None
         try:
-            await session.apply(player, action, turn=turn)
-            board = keeper.board(game_id, session.guild_id, session.channel_id)
+            event = await session.apply(player, action, turn=turn)
+            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
             loc = locale_of(interaction)
-            content, file, view = await hand_message(session, board, player, loc)
+            content, file, view = await committed_hand(event, messages, player, loc)
             await interaction.edit_original_response(
                 content=content,
                 attachments=[file] if file is not None else [],
@@ -413,10 +374,10 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
             shown = in_dm
             if in_dm and interaction.message is not None and interaction.channel_id is not None:
                 dm = (interaction.channel_id, interaction.message.id)
-                keeper.remember_hook(game_id, player, interaction, interaction.message.id)
+                display.remember_hook(game_id, player, interaction, interaction.message.id)
         finally:
             if in_dm:
-                keeper.release(game_id, key, shown=shown, dm=dm)
+                display.release(game_id, key, shown=shown, dm=dm)
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
 
@@ -427,6 +388,26 @@ async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str
         await hand_move(interaction, game_id, turn, action)
 
     await guarded(interaction, work)
+
+
+async def live_hand(session: s.Session, messages: GameMessages, player: str, loc: str) -> Hand:
+    """The hand of ``player`` read from the live session (view and legal actions taken
+    together, so the menus match the custom ids' turn), or from the last commit once the
+    game has ended."""
+    view: GameView | None
+    legal: list[Action] = []
+    if session.status is s.SessionStatus.ACTIVE:
+        view = session.view(player)
+        legal = list(session.legal_actions(player))
+    else:
+        view = messages.latest.views.get(player) if messages.latest is not None else None
+    return await hand_message(session.game_id, view, legal, messages.names, loc)
+
+
+async def committed_hand(event: s.Committed, messages: GameMessages, player: str, loc: str) -> Hand:
+    """The hand of ``player`` as the move they just made left it."""
+    view = event.views.get(player)
+    return await hand_message(event.game_id, view, event.legal.get(player, ()), messages.names, loc)
 
 
 # --- hints --------------------------------------------------------------------------------
@@ -456,3 +437,7 @@ async def hint_command(interaction: Interaction) -> None:
 
 def png(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
+
+
+CLICKS = Clicks(lobby=lobby_button, show_hand=show_hand_button, move=hand_move, pick=hand_pick)
+"""What the buttons and menus of ``cogs.items`` do."""

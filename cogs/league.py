@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.storage.models import GameSummary, LeagueEntry, StandingsPage
 from cogs import flows, present
+from cogs.client import Interaction
 from cogs.replies import guarded, send
 from rendering import PlayerCard, RecentGame, StandingRow, render_player_card, render_standings
-
-Interaction = discord.Interaction[Any]
 
 
 def standing_rows(page: StandingsPage) -> list[StandingRow]:
@@ -120,7 +119,7 @@ class League(commands.Cog):
         name="league", description="This server's Rummy league", guild_only=True
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
 
     @league.command(name="table", description="The league standings")
@@ -227,5 +226,5 @@ class League(commands.Cog):
         await guarded(interaction, work)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: RummyBot) -> None:
     await bot.add_cog(League(bot))

@@ -13,12 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import sessions as s
+from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
 from cogs import flows, present
+from cogs.client import Interaction
 from cogs.replies import guarded, send
-
-Interaction = discord.Interaction[Any]
+from rendering import render_table
 
 VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
 LEVELS = [
@@ -39,7 +40,7 @@ class Lobby(commands.Cog):
         name="rummy", description="Play Rummy in this channel", guild_only=True
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
 
     @rummy.command(name="new", description="Open a table in this channel")
@@ -147,8 +148,6 @@ class Lobby(commands.Cog):
             if session.status is s.SessionStatus.LOBBY:
                 await send(interaction, flows.lobby_text_of(session, loc))
                 return
-            from rendering import render_table
-
             view = session.view(None)
             names = dict(session.names)
             text = present.table_text(view, names, loc)
@@ -180,5 +179,5 @@ class Lobby(commands.Cog):
         await guarded(interaction, work)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: RummyBot) -> None:
     await bot.add_cog(Lobby(bot))

@@ -11,11 +11,11 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import sessions as s
+from bot.app import RummyBot
 from bot.rummy import (
     Action,
     Card,
@@ -31,11 +31,11 @@ from bot.rummy import (
     readings,
 )
 from cogs import flows, present, typed
-from cogs.components import DYNAMIC_ITEMS
+from cogs.client import Interaction
+from cogs.items import DYNAMIC_ITEMS, Clicks
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 MAX_CHOICES = 25
 
 
@@ -244,7 +244,7 @@ def depth_choices(interaction: Interaction, current: str) -> list[app_commands.C
 
 
 class Play(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -365,6 +365,11 @@ class Play(commands.Cog):
         await flows.hand_command(interaction)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: RummyBot) -> None:
+    bot.provide(Clicks, flows.CLICKS)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(Play(bot))
+
+
+async def teardown(bot: RummyBot) -> None:
+    bot.withdraw(Clicks)

@@ -30,6 +30,9 @@ from bot.rummy import (
     TakeDiscard,
     parse_action,
 )
+from bot.rummy.computer import NormalPlayer, normal_action
+from bot.rummy.solver import solve
+from bot.sessions import Seat, SeatKind
 
 MESSAGE_LIMIT = 2000
 """Discord refuses message content longer than this."""
@@ -162,6 +165,19 @@ def lobby_text(
 
 
 # --- moves --------------------------------------------------------------------------------
+
+
+def seat_names(seats: Sequence[Seat], loc: str) -> list[str]:
+    """The lobby's list of who sits, in seat order; a computer player with its level, so
+    people know what they are up against before they start."""
+    names = []
+    for seat in sorted(seats, key=lambda x: x.seat):
+        if seat.kind is SeatKind.COMPUTER:
+            level = t(f"level.{seat.level or 'normal'}", loc)
+            names.append(t("lobby.computer_seat", loc, name=seat.display_name, level=level))
+        else:
+            names.append(seat.display_name)
+    return names
 
 
 def move_text(actor: str, action: Action, after: GameView | None, loc: str) -> str:
@@ -375,9 +391,6 @@ def hint_text(view: GameView, legal: Sequence[Action], loc: str) -> str:
     """A hint for the player whose view this is: the best arrangement of their hand, the
     move the normal computer player would make now, and the card it would discard. Reads
     only the player's own view, so it tells nothing the player could not know."""
-    from bot.rummy.computer import NormalPlayer, normal_action
-    from bot.rummy.solver import solve
-
     ruleset = view.ruleset
     best = solve(view.hand, ruleset, view.melds)
     lines = [f"**{t('hint.title', loc)}**"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
@@ -78,6 +78,9 @@ class Committed:
     """The action was played by the turn timer for an absent person."""
     deadline: datetime | None = None
     """When the turn now running runs out (None: no timer runs)."""
+    legal: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
+    """Per seated player id, what they may do after this commit (empty when nothing: not
+    their turn, before the deal, after the end); what a hand message's menus offer."""
 
     def view(self, player: str | None) -> GameView | None:
         """The table as ``player`` saw it at this commit (a spectator's view for anyone not

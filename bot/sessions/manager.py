@@ -16,6 +16,7 @@ from bot.seats import NewSeat, assign_seats
 from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, NotAllowed
 from bot.sessions.events import Listener
+from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
@@ -56,6 +57,8 @@ class SessionManager:
         self._notifiers: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self.league = League(store)
+        self.messages = MessageLedger(store)
+        """The Discord messages that show each live game (the one way their ids are kept)."""
 
     @classmethod
     async def open(cls, path: str | Path, *, brains: Brains | None = None) -> SessionManager:
@@ -212,12 +215,12 @@ class SessionManager:
             self._store,
             self._listeners,
             self._remove,
-            messages=messages,
             brains=self.brains,
             timing=self.timing,
         )
         self._sessions[record.channel_id] = session
         self._by_game[record.id] = session
+        self.messages.load(record.id, messages)
         self._notifiers.add(session.notifier)
         session.notifier.add_done_callback(self._notifiers.discard)
         return session
@@ -227,3 +230,4 @@ class SessionManager:
             del self._sessions[session.channel_id]
         if self._by_game.get(session.game_id) is session:
             del self._by_game[session.game_id]
+            self.messages.drop(session.game_id)

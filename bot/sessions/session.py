@@ -48,11 +48,9 @@ from bot.storage import (
     GameChanged,
     GameRecord,
     GameStatus,
-    MessageRef,
     StorageError,
     Store,
 )
-from bot.storage.posts import check_message
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +59,7 @@ _E = TypeVar("_E", bound="Committed | None")
 
 
 _NO_VIEWS: Mapping[str | None, GameView] = MappingProxyType({})
+_NO_LEGAL: Mapping[str, tuple[Action, ...]] = MappingProxyType({})
 
 
 class Session:
@@ -73,7 +72,6 @@ class Session:
         store: Store,
         listeners: Sequence[Listener],
         on_close: Callable[[Session], None],
-        messages: Sequence[MessageRef] = (),
         brains: Brains | None = None,
         timing: Timing | None = None,
     ) -> None:
@@ -81,7 +79,6 @@ class Session:
         self._timer = TurnTimer(self, timing or Timing())
         self._computers = ComputerSeats(self, brains)
         self._record = record
-        self._messages = {(m.kind, m.player): m for m in messages}
         self._game = game
         self._ruleset = Ruleset.from_json(record.ruleset)
         self._store = store
@@ -160,43 +157,6 @@ class Session:
         if self._game is None or self._closed:
             return []
         return self._game.legal_actions(player)
-
-    # --- where the game is shown --------------------------------------------------------
-
-    @property
-    def messages(self) -> Mapping[tuple[str, str], MessageRef]:
-        """(kind, player) to the Discord message showing it: ``("table", "")``,
-        ``("lobby", "")``, ``("ping", "")``, ``("hand", player_id)``."""
-        return MappingProxyType(dict(self._messages))
-
-    async def remember_message(
-        self, kind: str, player: str, channel_id: int, message_id: int | None
-    ) -> None:
-        """Keep which message shows ``kind`` (None: there is none any more), so that after
-        a restart the same message is edited. Not game state: no lock, and a storage
-        failure only costs a new message after a restart, so it is logged, not raised."""
-        check_message(kind, player)
-        key = (kind, player)
-        known = self._messages.get(key)
-        if message_id is None:
-            if known is None:
-                return
-            del self._messages[key]
-        else:
-            if known is not None and (known.channel_id, known.message_id) == (
-                channel_id,
-                message_id,
-            ):
-                return
-            self._messages[key] = MessageRef(kind, player, channel_id, message_id)
-        try:
-            async with self._store.unit() as repo:
-                if message_id is None:
-                    await repo.forget_message(self.game_id, kind, player)
-                else:
-                    await repo.save_message(self.game_id, kind, player, channel_id, message_id)
-        except StorageError:
-            log.warning("game %s: could not store the %s message", self.game_id, kind)
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -505,7 +465,12 @@ class Session:
                 self._stale = True
                 raise
             if event is not None:
-                self._publish(event)
+                # The turn's deadline is kept first, so the event carries the new turn's one.
+                try:
+                    await self._keep_deadline(self._timer.due(self._deadline))
+                finally:
+                    event = dataclasses.replace(event, deadline=self.deadline)
+                    self._publish(event)
                 await self._after_commit()
             return event
 
@@ -581,12 +546,14 @@ class Session:
         timed: bool = False,
     ) -> Committed:
         game = self._game
+        legal: Mapping[str, tuple[Action, ...]] = _NO_LEGAL
         if game is None:
             views = _NO_VIEWS
         else:
             every: dict[str | None, GameView] = {p: game.view(p) for p in game.players}
             every[None] = game.view(None)
             views = MappingProxyType(every)
+            legal = MappingProxyType({p: tuple(self.legal_actions(p)) for p in game.players})
         status = SessionStatus.of(self._record.status)
         return Committed(
             game_id=self.game_id,
@@ -606,6 +573,7 @@ class Session:
             turn_timer=self._record.turn_timer,
             timed=timed,
             deadline=self.deadline,
+            legal=legal,
         )
 
     def _dealt(self) -> Game:

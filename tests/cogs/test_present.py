@@ -26,7 +26,7 @@ from bot.rummy import (
     preset,
 )
 from bot.rummy.players import random_action
-from cogs import components, present, typed
+from cogs import components, items, present, typed
 
 GAMES = int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "20"))
 NAMES = {p: p.upper() for p in ("ann", "bob", "cat", "dan", "eve", "fay", "gus")}
@@ -76,7 +76,7 @@ def test_hand_menus_respect_discord_limits_and_offer_only_legal_moves(
                 data = item.to_component_dict()
                 assert len(data["custom_id"]) <= 100
                 assert data["custom_id"].endswith(f":7:{view.turn}")
-                if isinstance(item, components.MoveSelect):
+                if isinstance(item, items.MoveSelect):
                     options_ = data["options"]
                     assert 1 <= len(options_) <= 25
                     for option in options_:
@@ -85,7 +85,7 @@ def test_hand_menus_respect_discord_limits_and_offer_only_legal_moves(
                         action = present.decode_action(option["value"])
                         assert game.why_not(action, player) is None, (option, game)
                         offered += 1
-                elif isinstance(item, components.MoveButton):
+                elif isinstance(item, items.MoveButton):
                     assert len(data["label"]) <= 80
                     assert game.why_not(item.action(), player) is None
             # Nobody else gets move components.
@@ -103,7 +103,7 @@ def test_a_huge_hand_splits_its_discards_over_two_menus() -> None:
     legal: list[Action] = [Discard(c) for c in pack]
     built = components.hand_view(1, big, legal, "en")
     assert built is not None
-    selects = [i for i in _items(built) if isinstance(i, components.MoveSelect)]
+    selects = [i for i in _items(built) if isinstance(i, items.MoveSelect)]
     sizes = [len(i.to_component_dict()["options"]) for i in selects]
     assert sizes == [25, 5]
     values = [o["value"] for i in selects for o in i.to_component_dict()["options"]]

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import EXTENSIONS
 from bot.app import RummyBot
 from bot.rummy import Card, parse_cards
 from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
-from cogs import EXTENSIONS
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
 from tests.waiting import eventually

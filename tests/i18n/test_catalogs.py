@@ -7,10 +7,10 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from bot.__main__ import EXTENSIONS
 from bot.i18n import catalog
 from bot.i18n.checks import catalog_problems, command_problems, keys_in_source, missing_keys
 from bot.sessions import SessionManager
-from cogs import EXTENSIONS
 
 
 def test_every_catalog_has_the_english_keys_and_fields() -> None:

@@ -1,0 +1,126 @@
+"""The game's messages in its channel: the lobby message, the one table message edited in
+place, and the round summaries and final standings posted as they happen."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+
+from bot import sessions as s
+from bot.i18n import t
+from bot.rummy import GameView, RoundResult
+from bot.sessions.messages import MessageKind
+from cogs import components, present
+from cogs.display.game_messages import GameMessages
+from cogs.display.keeping import MessageKeeper
+from cogs.display.pacing import Pacer
+from cogs.display.pings import NO_MENTIONS
+from rendering import render_round_summary, render_score_chart, render_table
+
+
+class ChannelPosts:
+    def __init__(self, pace: Pacer, keeper: MessageKeeper, pending_channels: set[int]) -> None:
+        self.pace = pace
+        self.keeper = keeper
+        self.pending_channels = pending_channels
+        """Channels where a lobby is being created; its message is the command's answer."""
+
+    async def show_lobby(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
+        event = messages.latest
+        if event is None:
+            return
+        text, view = components.lobby_message(event, messages.locale)
+        if messages.lobby_message is not None:
+            message = channel.get_partial_message(messages.lobby_message)
+            try:
+                await self.pace()
+                await message.edit(content=text, view=view, allowed_mentions=NO_MENTIONS)
+                return
+            except discord.NotFound:
+                self.keeper.keep(messages, MessageKind.LOBBY, None)
+        if event.kind is s.EventKind.LOBBY and messages.channel_id not in self.pending_channels:
+            await self.pace()
+            sent = await channel.send(
+                text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+            )
+            self.keeper.keep(messages, MessageKind.LOBBY, sent.id)
+
+    async def show_table(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
+        event = messages.latest
+        view = event.views.get(None) if event is not None else None
+        if view is None or event is None:
+            return
+        mentions = {p: f"<@{uid}>" for p, uid in messages.users.items()}
+        text = present.table_text(
+            view,
+            messages.names,
+            messages.locale,
+            last_moves=tuple(messages.moves),
+            mentions=mentions,
+        )
+        if event.kind is s.EventKind.CANCELLED:
+            text = present.fit([t("table.cancelled", messages.locale), text])
+        deadline = event.deadline
+        if deadline is not None and event.status is s.SessionStatus.ACTIVE:
+            when = f"<t:{int(deadline.timestamp())}:R>"
+            text = present.fit([text, "⏰ " + t("timer.ends", messages.locale, when=when)])
+        picture = await asyncio.to_thread(render_table, view, names=messages.names)
+        live = event.status is s.SessionStatus.ACTIVE
+        buttons = components.table_view(messages.game_id, messages.locale) if live else None
+        file = discord.File(io.BytesIO(picture), filename="table.png")
+        if messages.table_message is not None:
+            message = channel.get_partial_message(messages.table_message)
+            try:
+                await self.pace()
+                await message.edit(
+                    content=text, attachments=[file], view=buttons, allowed_mentions=NO_MENTIONS
+                )
+                return
+            except discord.NotFound:
+                self.keeper.keep(messages, MessageKind.TABLE, None)
+            file = discord.File(io.BytesIO(picture), filename="table.png")
+        await self.pace()
+        sent = await channel.send(
+            text, file=file, view=buttons or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+        )
+        self.keeper.keep(messages, MessageKind.TABLE, sent.id)
+
+    async def announce(
+        self, messages: GameMessages, channel: discord.PartialMessageable, event: s.Committed
+    ) -> None:
+        view = event.views.get(None)
+        if view is None:
+            return
+        players = tuple(seat.player_id for seat in sorted(event.seats, key=lambda x: x.seat))
+        for result in event.rounds:
+            await self._round_summary(messages, channel, view, result, players)
+        if event.status is s.SessionStatus.FINISHED:
+            text = present.final_text(view, messages.names, messages.locale)
+            chart = await asyncio.to_thread(render_score_chart, view, names=messages.names)
+            await self._post_picture(channel, text, chart, "scores.png")
+
+    async def _round_summary(
+        self,
+        messages: GameMessages,
+        channel: discord.PartialMessageable,
+        view: GameView,
+        result: RoundResult,
+        players: tuple[str, ...],
+    ) -> None:
+        text = present.round_text(result, players, messages.names, messages.locale)
+        picture = await asyncio.to_thread(render_round_summary, view, result, names=messages.names)
+        await self._post_picture(channel, text, picture, "round.png")
+
+    async def _post_picture(
+        self, channel: discord.PartialMessageable, text: str, picture: bytes, filename: str
+    ) -> None:
+        """A new channel message with a picture, paced like every call under the global
+        rate limit, mentioning nobody (names in the text are not pings)."""
+        await self.pace()
+        await channel.send(
+            text,
+            file=discord.File(io.BytesIO(picture), filename=filename),
+            allowed_mentions=NO_MENTIONS,
+        )

@@ -1,0 +1,144 @@
+"""The after-commit listener: it notes what each commit changed and wakes the game's worker,
+so it runs after the commit and never delays an answer. The flows reach it (through the
+bot's services) to share what an interaction showed itself."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot import sessions as s
+from bot.app import RummyBot
+from bot.i18n import catalog_locale
+from bot.sessions.messages import MessageKind
+from cogs.display import changes
+from cogs.display.channel import ChannelPosts
+from cogs.display.game_messages import GameMessages
+from cogs.display.hands import Hands
+from cogs.display.keeping import MessageKeeper
+from cogs.display.pacing import PACE, Pacer
+from cogs.display.pings import Pings
+from cogs.display.worker import Worker
+
+
+class Notifier(commands.Cog):
+    """The after-commit listener and its per-game workers."""
+
+    def __init__(self, bot: RummyBot) -> None:
+        self.bot = bot
+        self.games: dict[int, GameMessages] = {}
+        self.pace = Pacer(PACE)
+        """Every request of the workers that counts against Discord's global rate limit
+        waits its turn here, so a burst of games is slowed, not answered with 429s."""
+        self.pending_channels: set[int] = set()
+        """Channels where a lobby is being created; its message is the command's answer."""
+        self.keeper = MessageKeeper(bot.sessions)
+        pings = Pings(self.pace, self.keeper)
+        self.hands = Hands(bot, self.pace, self.keeper, pings)
+        self.worker = Worker(
+            self._channel,
+            ChannelPosts(self.pace, self.keeper, self.pending_channels),
+            pings,
+            self.hands,
+            self.games,
+        )
+
+    @property
+    def manager(self) -> s.SessionManager:
+        return self.bot.sessions
+
+    async def cog_load(self) -> None:
+        self.manager.add_listener(self.on_commit)
+        self.bot.provide(Notifier, self)
+
+    async def cog_unload(self) -> None:
+        # The launcher unloads the extensions before a login retry: a listener left behind
+        # would show every commit twice once the cog is loaded again.
+        self.bot.withdraw(Notifier)
+        with contextlib.suppress(ValueError):
+            self.manager.remove_listener(self.on_commit)
+        for messages in self.games.values():
+            if messages.task is not None:
+                messages.task.cancel()
+        await self.keeper.close()
+
+    def _channel(self, messages: GameMessages) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(messages.channel_id, guild_id=messages.guild_id)
+
+    # --- state the flows share ------------------------------------------------------------
+
+    def messages_of(self, game_id: int, guild_id: int, channel_id: int) -> GameMessages:
+        messages = self.games.get(game_id)
+        if messages is None:
+            messages = GameMessages(
+                game_id, guild_id, channel_id, locale=self.guild_locale(guild_id)
+            )
+            self.games[game_id] = messages
+            self.keeper.restore(messages)
+        return messages
+
+    def keep(
+        self, messages: GameMessages, kind: MessageKind, message_id: int | None, player: str = ""
+    ) -> None:
+        self.keeper.keep(messages, kind, message_id, player)
+
+    def guild_locale(self, guild_id: int) -> str:
+        guild = self.bot.get_guild(guild_id)
+        return catalog_locale(guild.preferred_locale if guild is not None else None)
+
+    def remember_locale(self, user_id: int, locale: str) -> None:
+        self.hands.user_locales[user_id] = locale
+
+    def claim(self, game_id: int, guild_id: int, channel_id: int, key: str) -> None:
+        """An interaction is about to show ``key`` ("lobby" or "hand:<player>") itself, by
+        editing the message it came from; the worker leaves it alone meanwhile."""
+        self.messages_of(game_id, guild_id, channel_id).claims.add(key)
+
+    def release(
+        self, game_id: int, key: str, *, shown: bool, dm: tuple[int, int] | None = None
+    ) -> None:
+        """The interaction that claimed ``key`` is done; ``shown`` says whether it showed
+        the newest state (else the worker does). ``dm`` is the hand message it edited."""
+        messages = self.games.get(game_id)
+        if messages is None:
+            return
+        messages.claims.discard(key)
+        if shown:
+            messages.dirty.discard(key)
+            player = key.removeprefix("hand:")
+            if dm is not None:
+                self.keeper.keep_hand(messages, player, dm)
+                messages.dm_closed.discard(player)
+            if messages.notify == player:
+                messages.notify = None
+        if messages.dirty or messages.announcements:
+            self.worker.wake(messages)
+
+    def touch(self, game_id: int, guild_id: int, channel_id: int, player: str) -> None:
+        """``player`` is at the keyboard: their next turn edits their hand in place rather
+        than notifying them with a new message."""
+        self.messages_of(game_id, guild_id, channel_id).active[player] = time.monotonic()
+
+    def remember_hook(
+        self, game_id: int, player: str, interaction: discord.Interaction[Any], message_id: int
+    ) -> None:
+        messages = self.games.get(game_id)
+        if messages is not None:
+            messages.hooks[player] = (interaction, message_id)
+
+    def set_lobby_message(self, game_id: int, guild_id: int, channel_id: int, message: int) -> None:
+        messages = self.messages_of(game_id, guild_id, channel_id)
+        self.keeper.keep(messages, MessageKind.LOBBY, message)
+        self.pending_channels.discard(channel_id)
+
+    # --- the listener ---------------------------------------------------------------------
+
+    async def on_commit(self, event: s.Committed) -> None:
+        """Note what changed and wake the game's worker; never waits for Discord."""
+        messages = self.messages_of(event.game_id, event.guild_id, event.channel_id)
+        changes.note(messages, event)
+        self.worker.wake(messages)

@@ -1,0 +1,33 @@
+"""The custom ids of the buttons and menus: the one place their formats are written.
+
+A custom id carries the state a click needs (the game, and for moves the turn it was built
+for), so buttons keep working after a restart. Buttons on messages sent by an older version
+must keep working after an upgrade: change nothing here but by adding formats.
+"""
+
+from __future__ import annotations
+
+LOBBY_TEMPLATE = r"rummy:lobby:(?P<verb>join|leave|addbot|start|cancel):(?P<game>[0-9]{1,20})"
+HAND_TEMPLATE = r"rummy:hand:(?P<game>[0-9]{1,20})"
+MOVE_TEMPLATE = r"rummy:do:(?P<verb>draw|take|end):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
+PICK_TEMPLATE = r"rummy:pick:(?P<menu>[a-z0-9]{1,10}):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
+
+LOBBY_VERBS = ("join", "leave", "addbot", "start", "cancel")
+MOVE_VERBS = ("draw", "take", "end")
+MENUS = ("meld", "layoff", "discard", "discard2", "take")
+
+
+def lobby_id(verb: str, game_id: int) -> str:
+    return f"rummy:lobby:{verb}:{game_id}"
+
+
+def hand_id(game_id: int) -> str:
+    return f"rummy:hand:{game_id}"
+
+
+def move_id(verb: str, game_id: int, turn: int) -> str:
+    return f"rummy:do:{verb}:{game_id}:{turn}"
+
+
+def pick_id(menu: str, game_id: int, turn: int) -> str:
+    return f"rummy:pick:{menu}:{game_id}:{turn}"

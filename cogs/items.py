@@ -1,0 +1,198 @@
+"""Buttons and select menus that survive restarts.
+
+Every component is a :class:`discord.ui.DynamicItem`: its state (the game, and for moves the
+turn it was built for) lives in its custom id (see ``cogs.ids``), so a click after a restart
+finds its game, and a click on an old message is refused as stale by the session rather than
+applied to a newer turn.
+
+What a click does is not written here: discord.py registers the class of every dynamic item
+a sent view carries, so the rows must be built of these very classes, and these classes must
+not import the flows that build rows. A click is handed to the :class:`Clicks` the play
+extension provides on the bot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.rummy import Action, DrawStock, EndRound, TakeDiscard
+from cogs import ids
+from cogs.client import Interaction, rummy_bot
+
+
+@dataclass(frozen=True)
+class Clicks:
+    """What the buttons and menus do, given to the bot by the extension that owns them."""
+
+    lobby: Callable[[Interaction, str, int], Awaitable[None]]
+    """(interaction, verb, game id)"""
+    show_hand: Callable[[Interaction, int], Awaitable[None]]
+    """(interaction, game id)"""
+    move: Callable[[Interaction, int, int, Action], Awaitable[None]]
+    """(interaction, game id, turn, action)"""
+    pick: Callable[[Interaction, int, int, str], Awaitable[None]]
+    """(interaction, game id, turn, the chosen option's action code)"""
+
+
+def clicks(interaction: discord.Interaction[Any]) -> Clicks:
+    return rummy_bot(interaction).service(Clicks)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=ids.LOBBY_TEMPLATE,
+):
+    def __init__(self, verb: str, game_id: int, label: str = "") -> None:
+        style = {
+            "join": discord.ButtonStyle.success,
+            "start": discord.ButtonStyle.primary,
+            "cancel": discord.ButtonStyle.danger,
+        }.get(verb, discord.ButtonStyle.secondary)
+        super().__init__(
+            discord.ui.Button(
+                label=label or verb,
+                style=style,
+                custom_id=ids.lobby_id(verb, game_id),
+            )
+        )
+        self.verb = verb
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LobbyButton:
+        return cls(match["verb"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicks(interaction).lobby(interaction, self.verb, self.game_id)
+
+
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=ids.HAND_TEMPLATE,
+):
+    """ "Show my hand" on the table message: the hand as an ephemeral answer, for everyone
+    whose DMs are closed and anyone who lost their DM."""
+
+    def __init__(self, game_id: int, label: str = "Show my hand") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.hand_id(game_id),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicks(interaction).show_hand(interaction, self.game_id)
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=ids.MOVE_TEMPLATE,
+):
+    def __init__(self, verb: str, game_id: int, turn: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or verb,
+                style=discord.ButtonStyle.primary
+                if verb == "draw"
+                else discord.ButtonStyle.secondary,
+                custom_id=ids.move_id(verb, game_id, turn),
+            )
+        )
+        self.verb = verb
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MoveButton:
+        return cls(match["verb"], int(match["game"]), int(match["turn"]))
+
+    def action(self) -> Action:
+        if self.verb == "take":
+            return TakeDiscard(1)
+        if self.verb == "end":
+            return EndRound()
+        return DrawStock()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await clicks(interaction).move(interaction, self.game_id, self.turn, self.action())
+
+
+class MoveSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=ids.PICK_TEMPLATE,
+):
+    def __init__(
+        self,
+        menu: str,
+        game_id: int,
+        turn: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.pick_id(menu, game_id, turn),
+                placeholder=placeholder or None,
+                options=list(options) or [discord.SelectOption(label="-", value="-")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+        self.menu = menu
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MoveSelect:
+        return cls(match["menu"], int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: Any = interaction.data or {}
+        values = data.get("values") or []
+        await clicks(interaction).pick(
+            interaction, self.game_id, self.turn, str(values[0]) if values else ""
+        )
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    HandButton,
+    MoveButton,
+    MoveSelect,
+)
