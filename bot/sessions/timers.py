@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal, Protocol
+from typing import Protocol
 
 from bot.clock import utc_now
-from bot.rummy import Action, Game
 from bot.rummy.computer import safe_action
 from bot.seats import Deadline
+from bot.sessions.computers import PlayedTable
 from bot.sessions.errors import SessionClosed, StaleAction
 from bot.sessions.events import Committed
 
@@ -37,32 +36,18 @@ class Timing:
     minute: float = 60.0
 
 
-class TimedTable(Protocol):
-    """What a turn timer reads of its session, and the operations it acts through.
+class TimedTable(PlayedTable, Protocol):
+    """What a turn timer reads of its session, and the operations it acts through: what a
+    computer seat has (it plays an absent person's move the same way, through
+    :meth:`play_for`, refused once the turn is over), and more.
 
-    It reads the committed game (whose turn, which turn) and whether a computer holds the
-    seat (a computer's turn is not timed). Each operation commits under the session's lock:
-    :meth:`play_for` plays the absent person's move as their own, refused once the turn is
-    over; :meth:`remind` stores that the reminder went out, so a restart does not send it
-    twice; :meth:`miss_turn` counts the missed turn on the seat and, at the limit, hands the
-    seat to a computer player. :meth:`start_task` runs the wait for as long as the session
-    lives."""
+    It reads the turn timer's length. :meth:`remind` stores that the reminder went out, so a
+    restart does not send it twice; :meth:`miss_turn` counts the missed turn on the seat
+    and, at the limit, hands the seat to a computer player. Both commit under the session's
+    lock."""
 
-    @property
-    def game_id(self) -> int: ...
-    @property
-    def game(self) -> Game | None: ...
-    @property
-    def closed(self) -> bool: ...
     @property
     def turn_timer(self) -> int: ...
-    def computer_level(self, player: str) -> str | None: ...
-    def start_task(
-        self, coro: Coroutine[Any, Any, Any], name: str | None = None
-    ) -> asyncio.Task[Any]: ...
-    async def play_for(
-        self, player: str, action: Action, turn: int, *, by: Literal["computer", "timer"]
-    ) -> Committed: ...
     async def remind(self, deadline: Deadline) -> Committed | None: ...
     async def miss_turn(self, player: str, *, limit: int, stand_in: str) -> Committed | None: ...
 
