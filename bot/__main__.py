@@ -1,11 +1,16 @@
 """Launcher: settings, logging, database and unfinished games, then the bot.
 
-Order matters: the configuration is checked before anything is opened, and every unfinished
-game is loaded back before the bot connects, so the first click after a restart finds its
-game. Every way the start can fail ends in one line that says what to fix and a non-zero exit
-status (2: configuration, 1: anything else); an unreachable Discord is waited for instead,
-because it usually comes back by itself. SIGINT and SIGTERM stop the bot at any moment,
-closing Discord and the database, with status 0.
+Order matters: the configuration is checked before anything is opened, the database is
+locked for this process (one bot per database), and every unfinished game is loaded back
+before the bot connects, so the first click after a restart finds its game. Every way the
+start can fail ends in one line that says what to fix and a non-zero exit status: 2 when only
+the operator can fix it (a setting, the token Discord refused, the database's file, another
+bot on the same database), so a service manager stops instead of restarting it for ever
+(systemd: ``RestartPreventExitStatus=2``); 1 for anything else. An unreachable Discord is
+waited for instead, because it usually comes back by itself. SIGINT and SIGTERM stop the bot
+at any moment, closing Discord and the database, with status 0.
+
+``--check`` runs the same checks without connecting, for scripts and health checks.
 """
 
 from __future__ import annotations
@@ -28,9 +33,13 @@ import discord
 import yarl
 
 from bot.app import RummyBot
+from bot.files import access_hint
+from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging
 from bot.sessions import Brains, SessionManager
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, SettingsError, token_shape
+from bot.storage import open_store
+from bot.storage.migrations import bundled_migrations
 
 log = logging.getLogger("bot")
 
@@ -54,7 +63,12 @@ TOKEN_REFUSED = (
 
 
 class StartFailed(Exception):
-    """Start-up cannot go on; the message is the one line the operator reads."""
+    """Start-up cannot go on; the message is the one line the operator reads, ``status``
+    the exit status (:data:`EXIT_CONFIG` when only the operator can fix it)."""
+
+    def __init__(self, message: str, status: int = EXIT_CONFIG) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class Unreachable(Exception):
@@ -73,17 +87,28 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="rummy-bot",
         description="Rummy for Discord: a self-hosted bot that plays Rummy in any channel.",
         epilog=(
-            "Settings come from the environment or from a .env file in the current folder: "
-            "DISCORD_TOKEN (required), DATABASE_PATH, DEV_GUILD_ID, LOG_LEVEL, "
-            "DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS. See .env.example. Without --sync, "
-            "commands are synced to DEV_GUILD_ID when it is set, otherwise globally "
-            "whenever they changed since the last global sync."
+            "Settings come from the environment or from a .env file, looked for in the current "
+            "folder, then beside the project: DISCORD_TOKEN (required), DATABASE_PATH, "
+            "DEV_GUILD_ID, LOG_LEVEL, DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS. See .env.example. "
+            "Without --sync, commands are synced to DEV_GUILD_ID when it is set, otherwise "
+            "globally whenever they changed since the last global sync. Exit status: 0 stopped "
+            "by a signal, 2 a problem only the operator can fix (configuration, token, "
+            "database file, another bot on the database), 1 anything else."
         ),
     )
-    parser.add_argument(
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument(
         "--sync",
         action="store_true",
         help="register the slash commands globally at this start (Discord rate-limits this)",
+    )
+    action.add_argument(
+        "--check",
+        action="store_true",
+        help=(
+            "check the settings, the database (opened and upgraded) and the token's shape "
+            "without connecting to Discord; print what was checked; exit 0 or 2"
+        ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     return parser.parse_args(argv)
@@ -110,16 +135,28 @@ def cap_reconnect_delays() -> None:
     discord.client.ExponentialBackoff = CappedBackoff  # type: ignore[attr-defined,assignment]
 
 
+def lock_database(path: Path) -> InstanceLock:
+    """This process's hold on the database, or :class:`StartFailed` naming the holder."""
+    try:
+        return InstanceLock.acquire(path)
+    except InstanceHeld as held:
+        raise StartFailed(str(held)) from None
+    except LockUnavailable as problem:
+        raise StartFailed(f"cannot open the database {path}: {problem}") from None
+
+
 async def open_sessions(path: Path, hard_workers: int) -> SessionManager:
     try:
         sessions = await SessionManager.open(path, brains=Brains(workers=hard_workers))
     except Exception as error:  # any driver, OS or migration error: all mean the same here
-        raise StartFailed(f"cannot open the database {path}: {describe(error)}") from None
+        raise StartFailed(f"cannot open the database {path}: {access_hint(error, path)}") from None
     try:
         loaded = await sessions.load_active()
     except Exception as error:
         await sessions.close()
-        raise StartFailed(f"cannot read the games in {path}: {describe(error)}") from None
+        raise StartFailed(
+            f"cannot read the games in {path}: {describe(error)}", EXIT_FAILED
+        ) from None
     log.info("database %s ready; %d unfinished games loaded", path, loaded)
     return sessions
 
@@ -180,11 +217,20 @@ async def log_in(bot: RummyBot, token: str) -> None:
     except (aiohttp.ClientError, OSError) as error:
         raise Unreachable(network_reason(error)) from None
     except discord.HTTPException as error:
-        raise StartFailed(f"Discord refused the login: {describe(error)}") from None
+        raise StartFailed(f"Discord refused the login: {describe(error)}", EXIT_FAILED) from None
 
 
 async def serve(settings: Settings, *, sync: bool) -> None:
-    """Open the database, then connect to Discord (waiting for it as long as needed)."""
+    """Lock and open the database, then connect to Discord (waiting for it as long as
+    needed)."""
+    lock = lock_database(settings.database_path)
+    try:
+        await serve_locked(settings, sync=sync)
+    finally:
+        lock.release()
+
+
+async def serve_locked(settings: Settings, *, sync: bool) -> None:
     sessions = await open_sessions(settings.database_path, settings.hard_workers)
     token = settings.discord_token.reveal()
     state = settings.database_path.with_name(settings.database_path.name + ".commands.json")
@@ -226,7 +272,8 @@ async def serve(settings: Settings, *, sync: bool) -> None:
             if error.code == 4004:
                 raise StartFailed(TOKEN_REFUSED) from None
             raise StartFailed(
-                f"Discord closed the connection (code {error.code}): {error.reason or 'no reason'}"
+                f"Discord closed the connection (code {error.code}): {error.reason or 'no reason'}",
+                EXIT_FAILED,
             ) from None
     finally:
         if bot is not None:
@@ -300,12 +347,49 @@ async def run(settings: Settings, *, sync: bool) -> int:
             raise
     except StartFailed as problem:
         log.error("%s", problem)
-        return EXIT_FAILED
+        return problem.status
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(signum)
     log.info("stopped")
+    return EXIT_OK
+
+
+async def check(settings: Settings) -> int:
+    """``--check``: each check on one line of standard output, without connecting to
+    Discord; 0 when all pass, 2 at the first that fails (the line says what to fix)."""
+    path = settings.database_path
+    print(f"settings: read from {settings.source}")
+    try:
+        bot_id = token_shape(settings.discord_token.reveal())
+    except SettingsError as problem:
+        print(f"token: {problem}")
+        return EXIT_CONFIG
+    print(f"token: shaped like a bot token (bot id {bot_id}); not sent to Discord")
+    try:
+        held = InstanceLock.held_by(path)
+        if held is not None:
+            who = f"process {held.pid}" if held.pid is not None else "another process"
+            print(f"database: {path} is in use by the running bot ({who}); not opened")
+            return EXIT_OK
+        lock = lock_database(path)
+    except LockUnavailable as problem:
+        print(f"database: cannot read the lock of {path}: {problem}")
+        return EXIT_CONFIG
+    except StartFailed as problem:
+        print(f"database: {problem}")
+        return EXIT_CONFIG
+    try:
+        store = await open_store(path)
+        await store.close()
+    except Exception as error:  # any driver, OS or migration error, as at a real start
+        print(f"database: cannot open the database {path}: {access_hint(error, path)}")
+        return EXIT_CONFIG
+    finally:
+        lock.release()
+    print(f"database: {path} opened; schema at version {bundled_migrations()[-1].version}")
+    print("ok")
     return EXIT_OK
 
 
@@ -319,8 +403,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "rummy-bot: copy .env.example to .env and fill it in (see README.md)", file=sys.stderr
         )
         return EXIT_CONFIG
+    if args.check:
+        return asyncio.run(check(settings))
     token = settings.discord_token.reveal()
     setup_logging(settings.log_level, discord_level=settings.discord_log_level, secrets=(token,))
+    log.info("settings read from %s; database %s", settings.source, settings.database_path)
     point_at_test_server(settings)
     cap_reconnect_delays()
     try:

@@ -14,6 +14,11 @@ When commands are registered with Discord (synced):
   so a fresh install registers them, an upgrade that changes them re-registers them, and an
   ordinary restart sends nothing (global syncs are rate-limited by Discord).
 - otherwise (no state file, as in tests): globally at every start.
+
+The state file also remembers the servers that got a copy of the commands (``DEV_GUILD_ID``).
+A start without that server as ``DEV_GUILD_ID`` clears its copy (one cheap server sync) and
+forgets it: otherwise the test server would list every command twice, its copy beside the
+global one, long after development ended.
 """
 
 from __future__ import annotations
@@ -22,12 +27,14 @@ import hashlib
 import json
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
 
+from bot.files import write_private
 from bot.i18n import CatalogTranslator
 from bot.logs import describe, quiet_voice
 from bot.sessions import SessionManager
@@ -35,6 +42,43 @@ from bot.sessions import SessionManager
 log = logging.getLogger(__name__)
 
 _S = TypeVar("_S")
+
+INTENTS = discord.Intents(guilds=True)
+"""Only what the bot reads: the guild cache (``get_guild``, its language, the bot's own
+member and the channels' overwrites for the permission check) comes with ``guilds``.
+Interactions reach a bot whatever its intents, and it reads no message, reaction, typing,
+voice, invite or presence event, so ``Intents.default()`` would only make Discord send
+events nobody reads."""
+
+
+@dataclass
+class SyncState:
+    """What the state file remembers per application: the digest of the commands last
+    synced globally, and the servers that hold a copy of them."""
+
+    digests: dict[str, str] = field(default_factory=dict)
+    guilds: dict[str, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> SyncState:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            return cls()
+        if not isinstance(data.get("global"), dict):  # the first format: digests only
+            return cls({str(k): str(v) for k, v in data.items()})
+        guilds = data.get("guilds") if isinstance(data.get("guilds"), dict) else {}
+        assert isinstance(guilds, dict)
+        return cls(
+            {str(k): str(v) for k, v in data["global"].items()},
+            {
+                str(k): [int(g) for g in v if str(g).isdigit()]
+                for k, v in guilds.items()
+                if isinstance(v, list)
+            },
+        )
+
+    def dump(self) -> str:
+        return json.dumps({"global": self.digests, "guilds": self.guilds}, indent=1) + "\n"
 
 
 class RummyBot(commands.Bot):
@@ -49,10 +93,9 @@ class RummyBot(commands.Bot):
         sync_state: Path | None = None,
     ) -> None:
         quiet_voice()
-        # Slash commands and buttons need no privileged intents.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )
@@ -93,7 +136,11 @@ class RummyBot(commands.Bot):
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self._sync(guild, f"server {self.dev_guild_id}")
+            if await self._sync(guild, f"server {self.dev_guild_id}"):
+                self._remember_guild(self.dev_guild_id, keep=True)
+        for stale in self._state().guilds.get(str(self.application_id), []):
+            if stale != self.dev_guild_id:
+                await self._clear_guild(stale)
         if self.sync_globally:
             await self._sync(None, "globally (--sync)")
         elif self.dev_guild_id is None:
@@ -104,7 +151,24 @@ class RummyBot(commands.Bot):
             else:
                 log.info("commands unchanged since the last global sync; not syncing")
 
-    async def _sync(self, guild: discord.abc.Snowflake | None, where: str) -> None:
+    async def _clear_guild(self, guild_id: int) -> None:
+        """Remove the copy of the commands a former ``DEV_GUILD_ID`` holds (the tree has no
+        command for that server, so its sync sends an empty list)."""
+        guild = discord.Object(id=guild_id)
+        where = f"from server {guild_id} (no longer DEV_GUILD_ID)"
+        try:
+            await self.tree.sync(guild=guild)
+        except (discord.Forbidden, discord.NotFound):
+            # The bot left that server, or lost the scope there: nothing of ours to clear.
+            log.info("server %s no longer reachable; forgetting its commands", guild_id)
+        except discord.HTTPException as error:
+            log.error("could not remove the commands %s: %s", where, describe(error))
+            return
+        else:
+            log.info("removed the application commands %s", where)
+        self._remember_guild(guild_id, keep=False)
+
+    async def _sync(self, guild: discord.abc.Snowflake | None, where: str) -> bool:
         try:
             synced = await self.tree.sync(guild=guild)
         except discord.Forbidden as error:
@@ -114,13 +178,16 @@ class RummyBot(commands.Bot):
                 where,
                 describe(error),
             )
-            return
+            return False
         except discord.HTTPException as error:
             log.error("could not register the commands %s: %s", where, describe(error))
-            return
+            return False
         log.info("synced %d application commands %s", len(synced), where)
         if guild is None:
-            self._remember_global_commands(await self._global_commands_hash())
+            state = self._state()
+            state.digests[str(self.application_id)] = await self._global_commands_hash()
+            self._save(state)
+        return True
 
     async def _global_commands_hash(self) -> str:
         """A digest of exactly what a global sync sends, translations included."""
@@ -134,30 +201,39 @@ class RummyBot(commands.Bot):
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    def _stored_hashes(self) -> dict[str, str]:
+    def _state(self) -> SyncState:
         if self.sync_state is None:
-            return {}
+            return SyncState()
         try:
-            data = json.loads(self.sync_state.read_text("utf-8"))
+            return SyncState.parse(self.sync_state.read_text("utf-8"))
         except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        return {str(k): str(v) for k, v in data.items()}
+            return SyncState()
 
     async def _global_commands_changed(self) -> bool:
-        stored = self._stored_hashes().get(str(self.application_id))
+        stored = self._state().digests.get(str(self.application_id))
         return stored != await self._global_commands_hash()
 
-    def _remember_global_commands(self, digest: str) -> None:
+    def _remember_guild(self, guild_id: int, *, keep: bool) -> None:
+        state = self._state()
+        app = str(self.application_id)
+        guilds = [g for g in state.guilds.get(app, []) if g != guild_id]
+        if keep:
+            guilds.append(guild_id)
+        if guilds:
+            state.guilds[app] = guilds
+        else:
+            state.guilds.pop(app, None)
+        self._save(state)
+
+    def _save(self, state: SyncState) -> None:
         if self.sync_state is None:
             return
-        hashes = self._stored_hashes()
-        hashes[str(self.application_id)] = digest
         try:
-            self.sync_state.write_text(json.dumps(hashes, indent=1) + "\n", "utf-8")
+            write_private(self.sync_state, state.dump())
         except OSError as error:
-            log.warning("could not record the synced commands in %s: %s", self.sync_state, error)
+            log.warning(
+                "could not record the synced commands in %s: %s", self.sync_state, describe(error)
+            )
 
     async def on_ready(self) -> None:
         log.info("connected as %s; %d games live", self.user, len(self.sessions.sessions))

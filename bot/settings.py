@@ -3,21 +3,33 @@
 Everything the bot needs from its operator is checked here, before any connection is
 opened, so a typo in the configuration stops the launcher with one clear sentence instead
 of failing later somewhere else. Variables set in the environment win over ``.env``.
+
+``.env`` is looked for in the working directory, then beside the project (the folder that
+holds ``pyproject.toml``), so ``/opt/rummy/.venv/bin/python -m bot`` run from anywhere finds
+the operator's file; the first found is read, and a missing token names both places. Paths
+are made absolute at once (``~`` expanded, a relative path read from the working directory),
+so the log and every error show the very file meant: ``DATABASE_PATH=~/rummy.sqlite3`` once
+made a folder literally named ``~``.
 """
 
 from __future__ import annotations
 
+import base64
 import os
-from collections.abc import Mapping
+import string
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import dotenv_values
 
 DEFAULT_DATABASE_PATH = Path("data") / "rummy.sqlite3"
-DEFAULT_ENV_FILE = Path(".env")
+"""Relative: read from the working directory (``WorkingDirectory=`` of the systemd unit)."""
+ENV_FILE_NAME = ".env"
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 MAX_HARD_WORKERS = 32
+_BASE64URL = frozenset(string.ascii_letters + string.digits + "-_")
 
 
 def default_hard_workers() -> int:
@@ -28,6 +40,67 @@ def default_hard_workers() -> int:
 
 class SettingsError(ValueError):
     """A missing or malformed setting; the message names the variable and what it needs."""
+
+
+def env_file_places(cwd: Path | None = None) -> tuple[Path, ...]:
+    """Where ``.env`` is looked for, in order: the working directory, then beside the
+    project when this is a source checkout (an installed package has no project folder)."""
+    here = Path(os.path.abspath(cwd or Path.cwd())) / ENV_FILE_NAME
+    places = [here]
+    if (PROJECT_ROOT / "pyproject.toml").is_file():
+        beside = PROJECT_ROOT / ENV_FILE_NAME
+        if beside != here:
+            places.append(beside)
+    return tuple(places)
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """What the settings were read from: the values, and the ``.env`` file (if any)."""
+
+    values: Mapping[str, str]
+    env_file: Path | None
+    looked_in: tuple[Path, ...]
+
+    def where(self) -> str:
+        """Where the settings came from, for a message to the operator."""
+        if self.env_file is not None:
+            return f"the environment and {self.env_file}"
+        if not self.looked_in:
+            return "the environment"
+        return f"the environment only; no .env file at {self.looked()}"
+
+    def looked(self) -> str:
+        return " or ".join(str(p) for p in self.looked_in)
+
+
+def read_sources(
+    environ: Mapping[str, str] | None = None, env_files: Sequence[Path] | None = None
+) -> Sources:
+    """The raw values: the first ``.env`` of ``env_files`` (default: :func:`env_file_places`)
+    that exists, overridden by ``environ`` (default: os.environ)."""
+    places = env_file_places() if env_files is None else tuple(env_files)
+    values: dict[str, str] = {}
+    found = next((p for p in places if p.is_file()), None)
+    if found is not None:
+        values.update({k: v for k, v in dotenv_values(found).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return Sources(values, found, places)
+
+
+def resolve_path(name: str, text: str, default: Path) -> Path:
+    """An absolute, normalised path: ``~`` expanded, a relative path read from the working
+    directory. A ``~`` that cannot be expanded is refused rather than made a folder."""
+    raw = Path(text.strip()) if text.strip() else default
+    try:
+        expanded = raw.expanduser()
+    except RuntimeError:  # no such user, or no home folder known
+        expanded = raw
+    if expanded.parts and expanded.parts[0].startswith("~"):
+        raise SettingsError(
+            f"{name}: cannot tell which home folder {text!r} means; write the path in full"
+        )
+    return Path(os.path.abspath(expanded))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,21 +139,25 @@ class Settings:
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
     """For tests only: the gateway websocket (``DISCORD_GATEWAY_URL``)."""
+    source: str = "the environment"
+    """Where the settings were read: the environment, and which ``.env`` file (for the log
+    and ``--check``)."""
 
     @classmethod
     def from_env(
         cls,
         environ: Mapping[str, str] | None = None,
-        env_file: Path | None = DEFAULT_ENV_FILE,
+        env_files: Sequence[Path] | None = None,
     ) -> Settings:
-        """Read the settings; ``environ`` defaults to os.environ, ``env_file=None`` skips .env."""
-        values: dict[str, str] = {}
-        if env_file is not None and env_file.is_file():
-            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
-        values.update(os.environ if environ is None else environ)
+        """Read the settings; ``environ`` defaults to os.environ, ``env_files`` to
+        :func:`env_file_places` (``()`` reads no ``.env``)."""
+        sources = read_sources(environ, env_files)
+        values = sources.values
         return cls(
-            discord_token=_token(values.get("DISCORD_TOKEN", "")),
-            database_path=_path(values.get("DATABASE_PATH", "")),
+            discord_token=_token(values.get("DISCORD_TOKEN", ""), sources),
+            database_path=resolve_path(
+                "DATABASE_PATH", values.get("DATABASE_PATH", ""), DEFAULT_DATABASE_PATH
+            ),
             log_level=_log_level(values.get("LOG_LEVEL", "")),
             dev_guild_id=_guild_id(values.get("DEV_GUILD_ID", "")),
             discord_log_level=_optional_log_level(
@@ -93,22 +170,25 @@ class Settings:
             gateway_url=_url(
                 "DISCORD_GATEWAY_URL", values.get("DISCORD_GATEWAY_URL", ""), ("ws", "wss")
             ),
+            source=sources.where(),
         )
 
 
-def _token(text: str) -> Secret:
+def _token(text: str, sources: Sources) -> Secret:
     token = text.strip()
     if not token:
+        if sources.env_file is not None:
+            where = f"neither the environment nor {sources.env_file} sets it"
+        elif sources.looked_in:
+            where = f"it is not in the environment, and there is no .env at {sources.looked()}"
+        else:
+            where = "it is not in the environment"
         raise SettingsError(
-            "DISCORD_TOKEN is not set: put the bot's token in the environment or in .env"
+            f"DISCORD_TOKEN is not set ({where}): put the bot's token in the environment or in .env"
         )
     if any(c.isspace() for c in token):
         raise SettingsError("DISCORD_TOKEN contains white space: copy the token again")
     return Secret(token)
-
-
-def _path(text: str) -> Path:
-    return Path(text.strip()) if text.strip() else DEFAULT_DATABASE_PATH
 
 
 def _log_level(text: str, name: str = "LOG_LEVEL") -> str:
@@ -162,3 +242,28 @@ def _workers(text: str) -> int:
             f"HARD_PLAYER_WORKERS must be a whole number from 1 to {MAX_HARD_WORKERS}, not {text!r}"
         )
     return workers
+
+
+def token_shape(token: str) -> int:
+    """The bot's user id a token's first part spells, or :class:`SettingsError` saying why it
+    is not shaped like a bot token (three base64 parts, the first the bot's id). This checks
+    only the shape, for ``--check``: Discord alone knows whether a token is valid."""
+    parts = token.split(".")
+    if len(parts) != 3 or not all(parts):
+        raise SettingsError(
+            "DISCORD_TOKEN is not shaped like a bot token (three parts separated by dots):"
+            " copy it again from the Developer Portal (Bot → Reset Token)"
+        )
+    if not all(set(part) <= _BASE64URL for part in parts):
+        raise SettingsError("DISCORD_TOKEN has characters a bot token never has: copy it again")
+    first = parts[0]
+    try:
+        user_id = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        user_id = ""
+    if not user_id.isdigit():
+        raise SettingsError(
+            "DISCORD_TOKEN's first part is not a bot's id: is it the client secret or the"
+            " public key? The token is under Bot → Reset Token"
+        )
+    return int(user_id)

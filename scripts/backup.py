@@ -21,9 +21,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from dotenv import dotenv_values
-
-from bot.settings import DEFAULT_DATABASE_PATH, DEFAULT_ENV_FILE
+from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, read_sources, resolve_path
 from bot.storage import StorageFailure, copy_database
 
 FILE_MODE = 0o600
@@ -34,17 +32,14 @@ class BackupError(Exception):
     """The backup cannot be made; the message says why, for the operator."""
 
 
-def database_path(environ: Mapping[str, str] | None = None, env_file: Path | None = None) -> Path:
+def database_path(
+    environ: Mapping[str, str] | None = None, env_files: Sequence[Path] | None = None
+) -> Path:
     """The database the bot uses: ``DATABASE_PATH`` from the environment, else from
     ``.env``, else the default, read the way the launcher reads it (without needing the
     token, which a backup has no use for)."""
-    env_file = DEFAULT_ENV_FILE if env_file is None else env_file
-    values: dict[str, str] = {}
-    if env_file.is_file():
-        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
-    values.update(os.environ if environ is None else environ)
-    text = values.get("DATABASE_PATH", "").strip()
-    return Path(text) if text else DEFAULT_DATABASE_PATH
+    values = read_sources(environ, env_files).values
+    return resolve_path("DATABASE_PATH", values.get("DATABASE_PATH", ""), DEFAULT_DATABASE_PATH)
 
 
 def backup(source: Path, dest: Path) -> int:
@@ -91,16 +86,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--database", type=Path, help="the database to copy, instead of DATABASE_PATH"
     )
     args = parser.parse_args(argv)
-    source: Path = args.database or database_path()
     try:
-        size = backup(source, args.dest)
+        source = (
+            resolve_path("--database", str(args.database), DEFAULT_DATABASE_PATH)
+            if args.database
+            else database_path()
+        )
+        dest = resolve_path("DEST", str(args.dest), args.dest)
+    except SettingsError as problem:
+        print(f"backup: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        size = backup(source, dest)
     except BackupError as problem:
         print(f"backup: {problem}", file=sys.stderr)
         return EXIT_USAGE
     except (StorageFailure, OSError) as error:
-        print(f"backup: cannot copy {source} to {args.dest}: {error}", file=sys.stderr)
+        print(f"backup: cannot copy {source} to {dest}: {error}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"backup: {source} copied to {args.dest} ({size:,} bytes)")
+    print(f"backup: {source} copied to {dest} ({size:,} bytes)")
     return EXIT_OK
 
 

@@ -102,10 +102,12 @@ def test_the_database_is_never_its_own_backup(live: sqlite3.Connection, tmp_path
 
 def test_the_database_path_is_found_like_the_launcher_finds_it(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
-    assert database_path({}, env_file) == DEFAULT_DATABASE_PATH
+    assert database_path({}, [env_file]) == Path.cwd() / DEFAULT_DATABASE_PATH
     env_file.write_text("DATABASE_PATH=from-file.sqlite3\n", encoding="utf-8")
-    assert database_path({}, env_file) == Path("from-file.sqlite3")
-    assert database_path({"DATABASE_PATH": "env.sqlite3"}, env_file) == Path("env.sqlite3")
+    assert database_path({}, [env_file]) == Path.cwd() / "from-file.sqlite3"
+    assert database_path({"DATABASE_PATH": "~/env.sqlite3"}, [env_file]) == (
+        Path.home() / "env.sqlite3"
+    )
 
 
 def test_the_command_copies_the_configured_database(

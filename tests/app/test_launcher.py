@@ -141,6 +141,7 @@ def _unwritable_place(tmp: Path) -> Path:
 
 @pytest.mark.parametrize("where", [_a_directory, _not_a_database, _below_a_file, _unwritable_place])
 def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path, where: object) -> None:
+    """Status 2: only the operator can fix the file, so a service manager must not restart."""
     path = where(tmp_path)  # type: ignore[operator]
     result = run_launcher(
         tmp_path,
@@ -148,7 +149,7 @@ def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path, where: obj
         DATABASE_PATH=str(path),
         DISCORD_API_BASE_URL="http://127.0.0.1:9/api/v10",
     )
-    assert result.returncode == 1
+    assert result.returncode == 2
     assert_clean(result.stdout + result.stderr)
     errors = error_lines(result.stderr)
     assert len(errors) == 1, result.stderr
@@ -215,7 +216,7 @@ async def test_a_token_discord_rejects_is_one_line(
     )
     out, err = await asyncio.wait_for(process.communicate(), timeout=60)
     stdout, stderr = out.decode(), err.decode()
-    assert process.returncode == 1
+    assert process.returncode == 2  # a configuration error: a service manager stops here
     assert refusing_api.seen_auth == [f"Bot {TOKEN}"]
     assert_clean(stdout + stderr)
     errors = error_lines(stderr)

@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import socket
+import stat
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -130,7 +131,7 @@ async def test_a_gateway_that_refuses_the_bot_is_one_line(
     await fake.wait_ready(30, sessions=1)
     await fake.disconnect(4004)  # authentication failed: discord.py must not retry
     code, output = await bot.finish()
-    assert code == 1, output
+    assert code == 2, output
     assert_clean(output, fake)
     errors = [line for line in output.splitlines() if " ERROR " in line]
     assert len(errors) == 1, output
@@ -142,7 +143,7 @@ async def test_a_wrong_token_is_refused_by_the_fake_in_one_line(
 ) -> None:
     bot = await Bot.start(fake, tmp_path, DISCORD_TOKEN="another-token.abc.XYZ")
     code, output = await bot.finish()
-    assert code == 1, output
+    assert code == 2, output
     assert "another-token.abc.XYZ" not in output
     assert "Traceback" not in output
     assert "Discord refused the token" in output
@@ -174,3 +175,35 @@ async def test_an_unreachable_gateway_is_retried_in_one_line_each_time(
     assert output.rstrip().endswith("stopped")
     assert f"ws://127.0.0.1:{port}/ (connection refused)" in output
     assert "no connection to Discord's gateway" not in output  # said once per attempt, not twice
+
+
+async def test_after_development_the_test_server_lists_each_command_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A run with DEV_GUILD_ID leaves a copy of the commands in that server; the first start
+    without it removes the copy, so the server lists only the global commands."""
+    guild = next(iter(fake.guilds.values()))
+    dev = await Bot.start(fake, tmp_path, DEV_GUILD_ID=str(guild.id))
+    await fake.wait_ready(30, sessions=1)
+    code, output = await dev.stop()
+    assert code == 0, output
+    assert fake.commands(guild), "the dev server got no commands"
+    state = tmp_path / "data" / "rummy.sqlite3.commands.json"
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600
+
+    production = await Bot.start(fake, tmp_path)
+    await fake.wait_ready(30, sessions=2)
+    code, output = await production.stop()
+    assert code == 0, output
+    assert_clean(output, fake)
+    assert syncs(fake) == [GUILD_SYNC, GUILD_SYNC, GLOBAL_SYNC]
+    assert fake.commands(guild) == []
+    assert fake.commands(), "the global commands were not registered"
+    assert f"removed the application commands from server {guild.id}" in output
+
+    again = await Bot.start(fake, tmp_path, "--sync")
+    await fake.wait_ready(30, sessions=3)
+    code, output = await again.stop()
+    assert code == 0, output
+    assert syncs(fake) == [GUILD_SYNC, GUILD_SYNC, GLOBAL_SYNC, GLOBAL_SYNC]  # forgotten
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600

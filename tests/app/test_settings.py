@@ -10,15 +10,24 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import open_sessions
-from bot.settings import DEFAULT_DATABASE_PATH, Settings, SettingsError, default_hard_workers
+from bot.settings import (
+    DEFAULT_DATABASE_PATH,
+    PROJECT_ROOT,
+    Settings,
+    SettingsError,
+    default_hard_workers,
+    env_file_places,
+    token_shape,
+)
 
 TOKEN = "abc.def.ghi"
 
 
 def test_defaults() -> None:
-    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_file=None)
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=())
     assert settings.discord_token.reveal() == TOKEN
-    assert settings.database_path == DEFAULT_DATABASE_PATH == Path("data/rummy.sqlite3")
+    assert Path("data/rummy.sqlite3") == DEFAULT_DATABASE_PATH
+    assert settings.database_path == Path.cwd() / "data" / "rummy.sqlite3"
     assert settings.log_level == "INFO"
     assert settings.dev_guild_id is None
 
@@ -28,7 +37,7 @@ def test_environment_wins_over_env_file(tmp_path: Path) -> None:
     env_file.write_text(
         f"DISCORD_TOKEN={TOKEN}\nDATABASE_PATH=/srv/a.db\nLOG_LEVEL=debug\nDEV_GUILD_ID=42\n"
     )
-    settings = Settings.from_env({"DATABASE_PATH": "/srv/b.db"}, env_file=env_file)
+    settings = Settings.from_env({"DATABASE_PATH": "/srv/b.db"}, env_files=[env_file])
     assert settings.discord_token.reveal() == TOKEN
     assert settings.database_path == Path("/srv/b.db")
     assert settings.log_level == "DEBUG"
@@ -36,7 +45,7 @@ def test_environment_wins_over_env_file(tmp_path: Path) -> None:
 
 
 def test_the_token_never_shows() -> None:
-    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_file=None)
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=())
     for text in (repr(settings), str(settings), f"{settings.discord_token}"):
         assert TOKEN not in text
 
@@ -53,11 +62,11 @@ def test_the_token_never_shows() -> None:
 )
 def test_bad_values_are_explained(environ: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError, match=message):
-        Settings.from_env(environ, env_file=None)
+        Settings.from_env(environ, env_files=())
 
 
 def test_unset_means_unchanged() -> None:
-    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_file=None)
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=())
     assert settings.discord_log_level is None
     assert settings.api_base_url is None
     assert settings.gateway_url is None
@@ -71,7 +80,7 @@ def test_the_test_urls_are_read() -> None:
             "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/",
             "DISCORD_LOG_LEVEL": "debug",
         },
-        env_file=None,
+        env_files=(),
     )
     assert settings.api_base_url == "http://127.0.0.1:8080/api/v10"
     assert settings.gateway_url == "ws://127.0.0.1:8080/"
@@ -89,11 +98,11 @@ def test_the_test_urls_are_read() -> None:
 )
 def test_bad_values_are_named(name: str, value: str) -> None:
     with pytest.raises(SettingsError, match=name):
-        Settings.from_env({"DISCORD_TOKEN": TOKEN, name: value}, env_file=None)
+        Settings.from_env({"DISCORD_TOKEN": TOKEN, name: value}, env_files=())
 
 
 def test_hard_player_workers_default_leaves_the_bot_a_core() -> None:
-    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_file=None)
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=())
     assert settings.hard_workers == default_hard_workers()
     assert 1 <= settings.hard_workers <= max(1, (os.cpu_count() or 2) - 1)
 
@@ -101,14 +110,14 @@ def test_hard_player_workers_default_leaves_the_bot_a_core() -> None:
 @pytest.mark.parametrize(("text", "workers"), [("3", 3), (" 1 ", 1), ("32", 32)])
 def test_hard_player_workers_are_read(text: str, workers: int) -> None:
     env = {"DISCORD_TOKEN": TOKEN, "HARD_PLAYER_WORKERS": text}
-    assert Settings.from_env(env, env_file=None).hard_workers == workers
+    assert Settings.from_env(env, env_files=()).hard_workers == workers
 
 
 @pytest.mark.parametrize("text", ["0", "33", "two", "1.5", "-1"])
 def test_bad_hard_player_workers_are_refused_by_name(text: str) -> None:
     env = {"DISCORD_TOKEN": TOKEN, "HARD_PLAYER_WORKERS": text}
     with pytest.raises(SettingsError, match="HARD_PLAYER_WORKERS must be a whole number"):
-        Settings.from_env(env, env_file=None)
+        Settings.from_env(env, env_files=())
 
 
 async def test_the_launcher_gives_the_hard_players_that_many_processes(tmp_path: Path) -> None:
@@ -117,3 +126,76 @@ async def test_the_launcher_gives_the_hard_players_that_many_processes(tmp_path:
         assert sessions.brains.workers == 3
     finally:
         await sessions.close()
+
+
+# --- paths and the .env file ----------------------------------------------------------------
+
+
+def test_home_and_relative_paths_are_made_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+    def read(text: str) -> Path:
+        env = {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": text}
+        return Settings.from_env(env, env_files=()).database_path
+
+    assert read("~/rummy.sqlite3") == tmp_path / "home" / "rummy.sqlite3"
+    assert read("db/../games/rummy.sqlite3") == tmp_path / "games" / "rummy.sqlite3"
+    assert read("") == tmp_path / "data" / "rummy.sqlite3"
+    assert read("/srv/rummy/rummy.sqlite3") == Path("/srv/rummy/rummy.sqlite3")
+    assert list(tmp_path.iterdir()) == []  # reading settings creates nothing
+
+
+def test_a_home_that_does_not_exist_is_refused_not_made_a_folder() -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "~no-such-user-here/rummy.sqlite3"}
+    with pytest.raises(SettingsError, match="DATABASE_PATH: cannot tell which home folder"):
+        Settings.from_env(env, env_files=())
+
+
+def test_env_is_looked_for_here_then_beside_the_project(tmp_path: Path) -> None:
+    places = env_file_places(tmp_path)
+    assert places == (tmp_path / ".env", PROJECT_ROOT / ".env")
+    assert env_file_places(PROJECT_ROOT) == (PROJECT_ROOT / ".env",)
+    beside, here = tmp_path / "project.env", tmp_path / "here.env"
+    beside.write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=DEBUG\n", encoding="utf-8")
+    settings = Settings.from_env({}, env_files=[here, beside])
+    assert settings.log_level == "DEBUG"
+    assert settings.source == f"the environment and {beside}"
+    here.write_text(f"DISCORD_TOKEN={TOKEN}\n", encoding="utf-8")  # the first found wins
+    assert Settings.from_env({}, env_files=[here, beside]).log_level == "INFO"
+
+
+def test_a_missing_token_names_where_it_was_looked_for(tmp_path: Path) -> None:
+    here, beside = tmp_path / "a" / ".env", tmp_path / "b" / ".env"
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({}, env_files=[here, beside])
+    assert f"there is no .env at {here} or {beside}" in str(refused.value)
+    beside.parent.mkdir()
+    beside.write_text("LOG_LEVEL=DEBUG\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=f"neither the environment nor {beside} sets it"):
+        Settings.from_env({}, env_files=[here, beside])
+
+
+# --- the token's shape (--check) -------------------------------------------------------------
+
+
+def test_a_token_shaped_like_a_bot_token_gives_the_bot_id() -> None:
+    assert token_shape("MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.secret-token-for-tests_0123456789") == (
+        123456789012345678
+    )
+
+
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        ("abcdef", "three parts"),
+        ("MTIz..xyz", "three parts"),
+        ("MTIz.ab+c.xyz", "characters a bot token never has"),
+        ("c2VjcmV0.abc.def", "first part is not a bot's id"),
+    ],
+)
+def test_a_token_of_another_shape_is_refused(token: str, reason: str) -> None:
+    with pytest.raises(SettingsError, match=reason):
+        token_shape(token)

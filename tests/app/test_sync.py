@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import RummyBot
+from bot.app import RummyBot, SyncState
 from bot.i18n import CatalogTranslator
 from bot.sessions import SessionManager
 
@@ -88,9 +90,31 @@ async def test_a_dev_server_gets_the_commands_at_every_start_and_global_ones_sta
     state = tmp_path / "state.json"
     for _ in range(2):
         assert await start(sessions, monkeypatch, sync_state=state, dev_guild_id=77) == [77]
-    assert not state.exists()
+    assert SyncState.parse(state.read_text("utf-8")).digests == {}  # no global sync recorded
     both = await start(sessions, monkeypatch, sync_state=state, dev_guild_id=77, sync_globally=True)
     assert both == [77, None]
+
+
+async def test_a_former_dev_server_loses_its_copy_of_the_commands_once(
+    sessions: SessionManager, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Otherwise that server would list every command twice: its copy and the global one."""
+    state = tmp_path / "state.json"
+    assert await start(sessions, monkeypatch, sync_state=state, dev_guild_id=77) == [77]
+    assert await start(sessions, monkeypatch, sync_state=state, dev_guild_id=78) == [78, 77]
+    assert await start(sessions, monkeypatch, sync_state=state) == [78, None]
+    assert await start(sessions, monkeypatch, sync_state=state) == []
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600
+
+
+async def test_the_first_state_format_is_still_read(
+    sessions: SessionManager, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    state = tmp_path / "state.json"
+    assert await start(sessions, monkeypatch, sync_state=state) == [None]
+    digests = SyncState.parse(state.read_text("utf-8")).digests
+    state.write_text(json.dumps(digests), encoding="utf-8")  # as an older version wrote it
+    assert await start(sessions, monkeypatch, sync_state=state) == []
 
 
 async def test_without_a_state_file_every_start_syncs_globally(

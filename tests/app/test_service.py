@@ -1,0 +1,200 @@
+"""``python -m bot`` as a service manager runs it: one bot per database (a second start names
+the holder and exits 2, a killed holder leaves no stale lock), paths shown in full, every
+file it writes owner-only, a file of another user explained, and ``--check`` for health
+checks."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import signal
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app.test_launcher import TOKEN, Running, assert_clean, environment, run_launcher
+
+
+@pytest.fixture
+def nowhere() -> Iterator[str]:
+    """An API root nothing answers (a port bound, never listening): the bot keeps retrying,
+    holding its database, until it is stopped."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/api/v10"
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_second_bot_on_the_same_database_names_the_first_and_exits_2(
+    tmp_path: Path, nowhere: str
+) -> None:
+    first = Running(tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=nowhere)
+    lock = tmp_path / "data" / "rummy.sqlite3.lock"
+    try:
+        first.wait_for_lines("cannot reach Discord", 1, timeout=30)
+        second = run_launcher(tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=nowhere)
+        checked = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN)
+        assert first.process.poll() is None  # the first one never noticed
+    finally:
+        first.process.kill()  # SIGKILL: no clean-up at all
+        first.process.communicate()
+    assert second.returncode == 2, second.stderr
+    errors = [line for line in second.stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1, second.stderr
+    assert f"process {first.process.pid} is already running the bot" in errors[0]
+    assert f"(lock {lock})" in errors[0]
+    assert "cannot reach Discord" not in second.stderr  # stopped before connecting
+    assert_clean(second.stderr)
+    assert checked.returncode == 0, checked.stdout
+    assert f"in use by the running bot (process {first.process.pid})" in checked.stdout
+    assert mode(lock) == 0o600
+    # The kernel dropped the killed bot's lock: the next start takes the database at once.
+    after = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN)
+    assert after.returncode == 0, after.stdout
+    assert "opened" in after.stdout
+
+
+def test_home_and_relative_paths_are_used_and_shown_in_full(tmp_path: Path, nowhere: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    running = Running(
+        tmp_path,
+        HOME=str(home),
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE_URL=nowhere,
+        DATABASE_PATH="~/games/rummy.sqlite3",
+    )
+    try:
+        lines = running.wait_for_lines("unfinished games loaded", 1, timeout=30)
+        code, _ = running.stop(signal.SIGTERM, timeout=10)
+    finally:
+        running.kill()
+    assert code == 0
+    assert f"database {home}/games/rummy.sqlite3 ready" in lines[0]
+    assert not (tmp_path / "~").exists()
+    assert (home / "games" / "rummy.sqlite3").is_file()
+    settings_line = next(line for line in running.lines if "settings read from" in line)
+    assert f"no .env file at {tmp_path}/.env" in settings_line
+
+
+def test_every_file_the_bot_writes_is_its_owners_only(tmp_path: Path, nowhere: str) -> None:
+    running = Running(tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=nowhere)
+    try:
+        running.wait_for_lines("cannot reach Discord", 1, timeout=30)
+        data = tmp_path / "data"
+        written = sorted(p.name for p in data.iterdir())
+        modes = {p.name: mode(p) for p in data.iterdir()}
+    finally:
+        running.kill()
+    assert written == [
+        "rummy.sqlite3",
+        "rummy.sqlite3-shm",
+        "rummy.sqlite3-wal",
+        "rummy.sqlite3.lock",
+    ]
+    assert modes == dict.fromkeys(written, 0o600)
+    assert mode(tmp_path / "data") == 0o700
+
+
+# --- --check ------------------------------------------------------------------------------
+
+
+def test_check_opens_the_database_and_says_what_it_checked(tmp_path: Path) -> None:
+    result = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_PATH="db/r.sqlite3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("settings: read from the environment only; no .env file at")
+    assert (
+        lines[1]
+        == "token: shaped like a bot token (bot id 123456789012345678); not sent to Discord"
+    )
+    assert lines[2].startswith(f"database: {tmp_path}/db/r.sqlite3 opened; schema at version ")
+    assert lines[-1] == "ok"
+    assert_clean(result.stdout + result.stderr)
+    assert (tmp_path / "db" / "r.sqlite3").is_file()
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"DISCORD_TOKEN": "not-a-token"}, "token: DISCORD_TOKEN is not shaped like a bot token"),
+        ({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "."}, "database: cannot open the database"),
+    ],
+)
+def test_check_stops_at_the_first_failure_with_status_2(
+    tmp_path: Path, env: dict[str, str], says: str
+) -> None:
+    result = run_launcher(tmp_path, "--check", timeout=60, **env)
+    assert result.returncode == 2
+    assert says in result.stdout.splitlines()[-1]
+    assert_clean(result.stdout + result.stderr)
+
+
+def test_check_without_a_token_creates_nothing(tmp_path: Path) -> None:
+    result = run_launcher(tmp_path, "--check")
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN is not set" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- a database that belongs to someone else ---------------------------------------------
+
+
+def as_someone_else(*, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The launcher run so that our files are not its own to write. As root, without any
+    capability (root ignores file modes only through them), on files given to ``nobody``;
+    as anyone else, on files made read-only (see :func:`give_away`)."""
+    prefix = (
+        ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "--"] if os.geteuid() == 0 else []
+    )
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env=environment(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def give_away(path: Path) -> None:
+    if os.geteuid() == 0:
+        os.chown(path, pwd.getpwnam("nobody").pw_uid, -1)
+    else:
+        path.chmod(0o500 if path.is_dir() else 0o400)
+
+
+@pytest.mark.parametrize("whose", ["folder", "file"])
+def test_a_database_of_another_user_is_explained(tmp_path: Path, whose: str) -> None:
+    data, database = tmp_path / "data", tmp_path / "data" / "rummy.sqlite3"
+    made = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN)
+    assert made.returncode == 0, made.stdout
+    in_the_way = data if whose == "folder" else database
+    give_away(in_the_way)
+    try:
+        result = as_someone_else(
+            cwd=tmp_path, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL="http://127.0.0.1:9/api/v10"
+        )
+    finally:
+        if os.geteuid() != 0:
+            in_the_way.chmod(0o700 if whose == "folder" else 0o600)
+    assert result.returncode == 2, result.stderr
+    errors = [line for line in result.stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1, result.stderr
+    assert f"cannot open the database {database}" in errors[0]
+    if os.geteuid() == 0:
+        assert f"the {whose} {in_the_way} belongs to nobody" in errors[0]
+        assert "the bot runs as root: run the bot as nobody" in errors[0]
+    else:
+        assert f"the {whose} {in_the_way} is not writable" in errors[0]
+    assert "cannot reach Discord" not in result.stderr
+    assert_clean(result.stderr)
