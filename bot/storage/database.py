@@ -69,6 +69,12 @@ def _private_files(path: Path) -> None:
             )
     fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
     os.close(fd)
+    _tighten(path)
+
+
+def _tighten(path: Path) -> None:
+    """Make the database's files owner-only (the folder was seen to by :func:`_private_files`,
+    which warns about it once)."""
     for file in (path, *(path.with_name(path.name + s) for s in _SIDE_FILES)):
         with contextlib.suppress(FileNotFoundError):
             if stat.S_IMODE(file.stat().st_mode) != FILE_MODE:
@@ -104,7 +110,7 @@ class Database:
                 await conn.execute(pragma)
             await migrate(conn, migrations, upto)
             if str(path) != ":memory:":
-                _private_files(path)  # the -wal and -shm files exist now
+                _tighten(path)  # the -wal and -shm files exist now
         except BaseException:
             await conn.close()
             raise

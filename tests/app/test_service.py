@@ -198,3 +198,24 @@ def test_a_database_of_another_user_is_explained(tmp_path: Path, whose: str) -> 
         assert f"the {whose} {in_the_way} is not writable" in errors[0]
     assert "cannot reach Discord" not in result.stderr
     assert_clean(result.stderr)
+
+
+def test_a_shared_database_folder_is_warned_about_once(tmp_path: Path, nowhere: str) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    (shared / "notes.txt").write_text("someone else's\n", encoding="utf-8")
+    running = Running(
+        tmp_path,
+        DISCORD_TOKEN=TOKEN,
+        DISCORD_API_BASE_URL=nowhere,
+        DATABASE_PATH="shared/rummy.sqlite3",
+    )
+    try:
+        running.wait_for_lines("cannot reach Discord", 1, timeout=30)
+    finally:
+        running.kill()
+    warnings = [line for line in running.lines if " WARNING " in line and "readable" in line]
+    assert len(warnings) == 1, "\n".join(running.lines)
+    assert f"the database folder {shared} is readable by other users" in warnings[0]
+    assert mode(shared / "rummy.sqlite3") == 0o600
