@@ -43,7 +43,13 @@ from bot.storage.migrations import bundled_migrations
 
 log = logging.getLogger("bot")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.notify", "cogs.lobby", "cogs.play", "cogs.league")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.notify",
+    "cogs.errors",
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.league",
+)
 """The Discord extensions, loaded in this order: the after-commit notifier first, then the
 commands. Named here, by the launcher, so the application never imports its adapters."""
 

@@ -102,9 +102,10 @@ def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
 
 
 REQUIRED_PERMISSIONS = (
+    # What the bot's channel posts use: text, pictures as attachments, edits and deletes of
+    # its own messages. No embed is ever sent, so Embed Links is not asked for.
     ("view_channel", "permission.view_channel"),
     ("send_messages", "permission.send_messages"),
-    ("embed_links", "permission.embed_links"),
     ("attach_files", "permission.attach_files"),
     ("read_message_history", "permission.read_message_history"),
 )

@@ -202,19 +202,12 @@ class League(commands.Cog):
         await guarded(interaction, work)
 
     @league.command(name="newseason", description="Start a new league season (Manage Server)")
+    # Checked here and answered by the tree's handler (cogs/errors.py). Discord ignores
+    # default_permissions on a subcommand, so the command cannot be hidden from members
+    # without hiding /league too.
+    @app_commands.checks.has_permissions(manage_guild=True)
     async def newseason(self, interaction: Interaction) -> None:
         async def work() -> None:
-            loc = locale_of(interaction)
-            if not flows.is_moderator(interaction, "manage_guild"):
-                await send(
-                    interaction,
-                    t(
-                        "error.user_missing_permissions",
-                        loc,
-                        permissions=t("permission.manage_guild", loc),
-                    ),
-                )
-                return
             await interaction.response.defer(thinking=True)
             season = await flows.manager(interaction).league.new_season(interaction.guild_id or 0)
             await send(
