@@ -26,14 +26,19 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' \
 		$(MAKEFILE_LIST)
 
+# The Python version and the venv module are checked first, and a failed `venv` leaves no
+# half-made environment behind; an environment made by an older Python is named too.
 $(PY):
-	$(PYTHON) -m venv $(VENV)
+	@sh scripts/check-python.sh "$(PYTHON)"
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
 $(RUN_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+	@sh scripts/check-python.sh "$(PY)" venv
 	$(PIP_INSTALL) -e .
 	touch $@
 
 $(DEV_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+	@sh scripts/check-python.sh "$(PY)" venv
 	$(PIP_INSTALL) -e '.[dev]'
 	touch $@
 
