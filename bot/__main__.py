@@ -94,7 +94,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Rummy for Discord: a self-hosted bot that plays Rummy in any channel.",
         epilog=(
             "Settings come from the environment or from a .env file, looked for in the current "
-            "folder, then beside the project: DISCORD_TOKEN (required), DATABASE_PATH, "
+            "folder, then beside the project (RUMMY_ENV_FILE names another): DISCORD_TOKEN "
+            "(required), DATABASE_PATH, "
             "DEV_GUILD_ID, LOG_LEVEL, DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS. See .env.example. "
             "Without --sync, commands are synced to DEV_GUILD_ID when it is set, otherwise "
             "globally whenever they changed since the last global sync. Exit status: 0 stopped "

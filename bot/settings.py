@@ -7,9 +7,9 @@ of failing later somewhere else. Variables set in the environment win over ``.en
 ``.env`` is looked for in the working directory, then beside the project (the folder that
 holds ``pyproject.toml``), so ``/opt/rummy/.venv/bin/python -m bot`` run from anywhere finds
 the operator's file; the first found is read, and a missing token names both places. Paths
-are made absolute at once (``~`` expanded, a relative path read from the working directory),
-so the log and every error show the very file meant: ``DATABASE_PATH=~/rummy.sqlite3`` once
-made a folder literally named ``~``.
+are made absolute at once (``~`` expanded, a relative path read from the folder of the
+``.env`` read, else the working directory), so the log and every error show the very file
+meant: ``DATABASE_PATH=~/rummy.sqlite3`` once made a folder literally named ``~``.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 DEFAULT_DATABASE_PATH = Path("data") / "rummy.sqlite3"
-"""Relative: read from the working directory (``WorkingDirectory=`` of the systemd unit)."""
+"""Relative: read from the folder of the ``.env`` read, else the working directory."""
 ENV_FILE_NAME = ".env"
+ENV_FILE_VARIABLE = "RUMMY_ENV_FILE"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 MAX_HARD_WORKERS = 32
@@ -42,14 +43,21 @@ class SettingsError(ValueError):
     """A missing or malformed setting; the message names the variable and what it needs."""
 
 
-def env_file_places(cwd: Path | None = None) -> tuple[Path, ...]:
+def env_file_places(
+    cwd: Path | None = None, environ: Mapping[str, str] | None = None
+) -> tuple[Path, ...]:
     """Where ``.env`` is looked for, in order: the working directory, then beside the
-    project when this is a source checkout (an installed package has no project folder)."""
-    here = Path(os.path.abspath(cwd or Path.cwd())) / ENV_FILE_NAME
-    places = [here]
+    project when this is a source checkout (an installed package has no project folder).
+    ``RUMMY_ENV_FILE`` names the one file to read instead (empty: none), for a second bot
+    from one checkout, and for tests that must never read the developer's own ``.env``."""
+    here = Path(os.path.abspath(cwd or Path.cwd()))
+    chosen = (os.environ if environ is None else environ).get(ENV_FILE_VARIABLE)
+    if chosen is not None:
+        return (Path(os.path.abspath(here / Path(chosen).expanduser())),) if chosen else ()
+    places = [here / ENV_FILE_NAME]
     if (PROJECT_ROOT / "pyproject.toml").is_file():
         beside = PROJECT_ROOT / ENV_FILE_NAME
-        if beside != here:
+        if beside != places[0]:
             places.append(beside)
     return tuple(places)
 
@@ -61,6 +69,17 @@ class Sources:
     values: Mapping[str, str]
     env_file: Path | None
     looked_in: tuple[Path, ...]
+
+    @property
+    def base(self) -> Path:
+        """Where relative paths start: the folder of the ``.env`` read, so that the project's
+        ``data/rummy.sqlite3`` is the same file from whatever folder the bot is started;
+        without one, the working directory."""
+        return self.env_file.parent if self.env_file is not None else Path.cwd()
+
+    def database_path(self) -> Path:
+        text = self.values.get("DATABASE_PATH", "")
+        return resolve_path("DATABASE_PATH", text, DEFAULT_DATABASE_PATH, self.base)
 
     def where(self) -> str:
         """Where the settings came from, for a message to the operator."""
@@ -79,7 +98,7 @@ def read_sources(
 ) -> Sources:
     """The raw values: the first ``.env`` of ``env_files`` (default: :func:`env_file_places`)
     that exists, overridden by ``environ`` (default: os.environ)."""
-    places = env_file_places() if env_files is None else tuple(env_files)
+    places = env_file_places(environ=environ) if env_files is None else tuple(env_files)
     values: dict[str, str] = {}
     found = next((p for p in places if p.is_file()), None)
     if found is not None:
@@ -88,9 +107,10 @@ def read_sources(
     return Sources(values, found, places)
 
 
-def resolve_path(name: str, text: str, default: Path) -> Path:
-    """An absolute, normalised path: ``~`` expanded, a relative path read from the working
-    directory. A ``~`` that cannot be expanded is refused rather than made a folder."""
+def resolve_path(name: str, text: str, default: Path, base: Path | None = None) -> Path:
+    """An absolute, normalised path: ``~`` expanded, a relative path read from ``base`` (by
+    default the working directory). A ``~`` that cannot be expanded is refused rather than
+    made a folder."""
     raw = Path(text.strip()) if text.strip() else default
     try:
         expanded = raw.expanduser()
@@ -100,7 +120,7 @@ def resolve_path(name: str, text: str, default: Path) -> Path:
         raise SettingsError(
             f"{name}: cannot tell which home folder {text!r} means; write the path in full"
         )
-    return Path(os.path.abspath(expanded))
+    return Path(os.path.abspath((base or Path.cwd()) / expanded))
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +175,7 @@ class Settings:
         values = sources.values
         return cls(
             discord_token=_token(values.get("DISCORD_TOKEN", ""), sources),
-            database_path=resolve_path(
-                "DATABASE_PATH", values.get("DATABASE_PATH", ""), DEFAULT_DATABASE_PATH
-            ),
+            database_path=sources.database_path(),
             log_level=_log_level(values.get("LOG_LEVEL", "")),
             dev_guild_id=_guild_id(values.get("DEV_GUILD_ID", "")),
             discord_log_level=_optional_log_level(

@@ -38,8 +38,7 @@ def database_path(
     """The database the bot uses: ``DATABASE_PATH`` from the environment, else from
     ``.env``, else the default, read the way the launcher reads it (without needing the
     token, which a backup has no use for)."""
-    values = read_sources(environ, env_files).values
-    return resolve_path("DATABASE_PATH", values.get("DATABASE_PATH", ""), DEFAULT_DATABASE_PATH)
+    return read_sources(environ, env_files).database_path()
 
 
 def backup(source: Path, dest: Path) -> int:

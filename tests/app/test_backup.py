@@ -104,7 +104,7 @@ def test_the_database_path_is_found_like_the_launcher_finds_it(tmp_path: Path) -
     env_file = tmp_path / ".env"
     assert database_path({}, [env_file]) == Path.cwd() / DEFAULT_DATABASE_PATH
     env_file.write_text("DATABASE_PATH=from-file.sqlite3\n", encoding="utf-8")
-    assert database_path({}, [env_file]) == Path.cwd() / "from-file.sqlite3"
+    assert database_path({}, [env_file]) == tmp_path / "from-file.sqlite3"
     assert database_path({"DATABASE_PATH": "~/env.sqlite3"}, [env_file]) == (
         Path.home() / "env.sqlite3"
     )

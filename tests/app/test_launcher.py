@@ -20,12 +20,14 @@ from aiohttp import web
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.secret-token-for-tests_0123456789"
 ANSI = "\x1b["
-_INHERITED = ("DISCORD_", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "NO_COLOR")
+_INHERITED = ("DISCORD_", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "NO_COLOR", "RUMMY_")
 
 
 def environment(**env: str) -> dict[str, str]:
+    """The test's settings only: the working directory's .env is read, never the one a
+    developer keeps beside the project."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(_INHERITED)}
-    return {**clean, "PYTHONUNBUFFERED": "1", **env}
+    return {**clean, "PYTHONUNBUFFERED": "1", "RUMMY_ENV_FILE": ".env", **env}
 
 
 def run_launcher(

@@ -18,7 +18,7 @@ from tests.discord.fake import FakeDiscord
 
 GLOBAL_SYNC = "PUT /applications/{application_id}/commands"
 GUILD_SYNC = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
-_INHERITED = ("DISCORD_", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "NO_COLOR")
+_INHERITED = ("DISCORD_", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "NO_COLOR", "RUMMY_")
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ class Bot:
             "bot",
             *args,
             cwd=cwd,
-            env={**clean, **fake.env(), "PYTHONUNBUFFERED": "1", **env},
+            env={**clean, **fake.env(), "PYTHONUNBUFFERED": "1", "RUMMY_ENV_FILE": ".env", **env},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )

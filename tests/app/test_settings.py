@@ -155,9 +155,12 @@ def test_a_home_that_does_not_exist_is_refused_not_made_a_folder() -> None:
 
 
 def test_env_is_looked_for_here_then_beside_the_project(tmp_path: Path) -> None:
-    places = env_file_places(tmp_path)
+    places = env_file_places(tmp_path, {})
     assert places == (tmp_path / ".env", PROJECT_ROOT / ".env")
-    assert env_file_places(PROJECT_ROOT) == (PROJECT_ROOT / ".env",)
+    assert env_file_places(PROJECT_ROOT, {}) == (PROJECT_ROOT / ".env",)
+    named = {"RUMMY_ENV_FILE": "conf/bot.env"}
+    assert env_file_places(tmp_path, named) == (tmp_path / "conf" / "bot.env",)
+    assert env_file_places(tmp_path, {"RUMMY_ENV_FILE": ""}) == ()
     beside, here = tmp_path / "project.env", tmp_path / "here.env"
     beside.write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=DEBUG\n", encoding="utf-8")
     settings = Settings.from_env({}, env_files=[here, beside])
@@ -199,3 +202,20 @@ def test_a_token_shaped_like_a_bot_token_gives_the_bot_id() -> None:
 def test_a_token_of_another_shape_is_refused(token: str, reason: str) -> None:
     with pytest.raises(SettingsError, match=reason):
         token_shape(token)
+
+
+def test_relative_paths_in_a_env_file_start_from_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project's .env, read from elsewhere, still means the project's database."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    env_file = project / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\n", encoding="utf-8")
+    settings = Settings.from_env({}, env_files=[elsewhere / ".env", env_file])
+    assert settings.database_path == project / "data" / "rummy.sqlite3"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_PATH=games/r.sqlite3\n", "utf-8")
+    settings = Settings.from_env({}, env_files=[elsewhere / ".env", env_file])
+    assert settings.database_path == project / "games" / "r.sqlite3"
