@@ -69,7 +69,7 @@ def ownership_problem(path: Path) -> str | None:
         return (
             f"the {kind} {candidate} belongs to {owner} ({bits}), and the bot runs as"
             f" {user_name(me)}: run the bot as {owner}, or give it the {kind}"
-            f" (chown -R {user_name(me)} {candidate})"
+            f" ({'chown -R' if kind == 'folder' else 'chown'} {user_name(me)} {candidate})"
         )
     return None
 
