@@ -38,6 +38,28 @@ async def test_a_command_discord_still_offers_but_the_bot_no_longer_has_is_answe
         assert answer.ephemeral
 
 
+async def test_an_option_value_the_bot_no_longer_knows_is_answered(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    """Discord's client still offers a variant an upgrade removed: discord.py cannot convert
+    the choice, and the tree answers for the command."""
+    async with bots.table("ann") as table:
+        (ann,) = table.players
+        new = next(
+            sub
+            for command in fake.commands(table.guild)
+            if command["name"] == "rummy"
+            for sub in command["options"]
+            if sub["name"] == "new"
+        )
+        variant = next(o for o in new["options"] if o["name"] == "variant")
+        variant["choices"].append({"name": "Gin Rummy", "value": "gin"})
+        answer = await table.answer(ann, "rummy new", variant="gin")
+        await eventually(lambda: "I couldn't use one of the values you gave" in answer.content)
+        assert answer.ephemeral
+        assert table.sessions.get(table.channel.id) is None
+
+
 async def test_a_failed_check_is_answered_by_the_tree_in_the_person_s_language(
     bots: Bots, caplog: pytest.LogCaptureFixture
 ) -> None:
