@@ -1,0 +1,269 @@
+"""Supervision: a fault in the background work of a game never freezes it.
+
+Each test runs the real manager on a real SQLite file and injects one fault of the
+environment: a write the database refuses (once, or for three seconds) at the storage seam,
+an answer lost after a commit, or a worker process of the hard players' pool killed. Each
+time the game moves on by itself, and the log says once what happened and what comes next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.rummy import preset
+from bot.rummy.computer import safe_action
+from bot.sessions import Brains, Committed, EventKind, Session, SessionManager, SessionStatus
+from bot.storage import Database, Repository, StorageFailure, open_store
+from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.waiting import eventually
+
+WRITES = frozenset(
+    {
+        "append_action",
+        "record_round",
+        "finish_game",
+        "set_deadline",
+        "set_stand_in",
+        "update_lobby",
+        "start_game",
+        "abandon_game",
+    }
+)
+
+
+class FaultyStore:
+    """The real store, with faults of the environment to switch on: the database refuses
+    the next ``refuse_times`` writes, or every write until ``refuse_until`` (monotonic
+    seconds); or it commits the next unit and the answer is lost (``lose_answers``).
+    ``targets``: the writes that can be refused."""
+
+    def __init__(self, inner: Database) -> None:
+        self.inner = inner
+        self.targets = WRITES
+        self.refuse_times = 0
+        self.refuse_until = 0.0
+        self.lose_answers = 0
+        self.refused = 0
+        self.lost = 0
+
+    def refuses(self) -> bool:
+        if self.refuse_times > 0:
+            self.refuse_times -= 1
+        elif time.monotonic() >= self.refuse_until:
+            return False
+        self.refused += 1
+        return True
+
+    @asynccontextmanager
+    async def unit(self) -> AsyncIterator[Repository]:
+        async with self.inner.unit() as repo:
+            yield _Refusing(repo, self)
+        if self.lose_answers > 0:
+            self.lose_answers -= 1
+            self.lost += 1
+            raise StorageFailure("OperationalError: disk I/O error (after the commit)")
+
+    async def purge(self) -> None:
+        await self.inner.purge()
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+class _Refusing:
+    """A unit's repository whose writes fail while its store refuses them."""
+
+    def __init__(self, repo: Repository, store: FaultyStore) -> None:
+        self._repo = repo
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._repo, name)
+        if name not in self._store.targets:
+            return method
+
+        async def write(*args: Any, **kwargs: Any) -> Any:
+            if self._store.refuses():
+                raise StorageFailure("OperationalError: database is locked")
+            return await method(*args, **kwargs)
+
+        return write
+
+
+@asynccontextmanager
+async def faulty_manager(
+    db_path: Path, brains: Brains
+) -> AsyncIterator[tuple[SessionManager, FaultyStore]]:
+    inner = await open_store(db_path)
+    assert isinstance(inner, Database)
+    store = FaultyStore(inner)
+    manager = SessionManager(store, brains)
+    try:
+        yield manager, store
+    finally:
+        await manager.close()
+
+
+async def _table(manager: SessionManager, level: str) -> Session:
+    session = await manager.create_lobby(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANN,
+        host_name="Ann",
+        ruleset=preset("classic"),
+        seed=7,
+    )
+    await session.add_computer(ANN, level, moderator=False)
+    await session.start(ANN, moderator=False)
+    return session
+
+
+async def _play_my_turn(session: Session) -> None:
+    me = str(ANN)
+    while session.status is SessionStatus.ACTIVE and session.view(None).current == me:
+        await session.apply(me, safe_action(session.view(me), session.legal_actions(me)))
+
+
+def _mine_or_over(session: Session) -> Callable[[], bool]:
+    def check() -> bool:
+        return session.status is not SessionStatus.ACTIVE or session.view(None).current == str(ANN)
+
+    return check
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_computer_move_refused_once_is_played_again(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot.sessions")
+    async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
+        session = await _table(manager, "easy")
+        await _play_my_turn(session)
+        seq = session.seq
+        store.refuse_times = 1
+        await eventually(_mine_or_over(session))
+        assert store.refused == 1
+        assert session.seq >= seq + 2  # the computer drew and discarded after all
+    (warning,) = _warnings(caplog)
+    assert "game-1-cpu stopped (StorageFailure: " in warning.getMessage()
+    assert "picking up in 0.5 s" in warning.getMessage()
+    assert warning.exc_info is None  # a storage fault: one line, no traceback
+
+
+async def test_a_computer_moves_once_the_database_answers_again_after_3_s(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot.sessions")
+    async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
+        session = await _table(manager, "easy")
+        await _play_my_turn(session)
+        seq = session.seq
+        store.refuse_until = time.monotonic() + 3.0
+        await eventually(_mine_or_over(session))
+        assert time.monotonic() >= store.refuse_until
+        assert store.refused >= 2  # it tried again while the database refused
+        assert session.seq >= seq + 2
+    (warning,) = _warnings(caplog)  # one warning for the fault, not one per try
+    assert "stopped" in warning.getMessage()
+    assert not any(r.exc_info for r in caplog.records)
+    assert any("play goes on" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_commit_whose_answer_was_lost_is_read_back_and_told(db_path: Path) -> None:
+    events: list[Committed] = []
+
+    async def record(event: Committed) -> None:
+        events.append(event)
+
+    async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
+        manager.add_listener(record)
+        session = await _table(manager, "easy")
+        await _play_my_turn(session)
+        seq = session.seq
+        store.lose_answers = 1  # the computer's draw is stored, its answer lost
+        await eventually(_mine_or_over(session))
+        assert store.lost == 1
+        await eventually(lambda: bool(events) and events[-1].seq == session.seq)
+    caught_up = [e for e in events if e.kind is EventKind.ACTION and e.actor is None]
+    assert [e.seq for e in caught_up] == [seq + 1]  # the stored draw, told once read back
+    seqs = [e.seq for e in events if e.kind is EventKind.ACTION]
+    assert seqs == sorted(set(seqs))  # nothing told twice, nothing skipped
+    assert seqs[-1] == session.seq
+
+
+async def test_a_timers_safe_move_refused_once_is_played_again(db_path: Path) -> None:
+    events: list[Committed] = []
+
+    async def record(event: Committed) -> None:
+        events.append(event)
+
+    async with faulty_manager(db_path, Brains(delay=0)) as (manager, store):
+        manager.timing.minute = 0.3
+        manager.add_listener(record)
+        session = await manager.create_lobby(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            host_id=ANN,
+            host_name="Ann",
+            ruleset=preset("classic"),
+            seed=3,
+            turn_timer=1,
+        )
+        await session.join(BOB, "Bob")
+        await session.start(ANN, moderator=False)
+        first = session.view(None).current
+        store.targets = frozenset({"append_action"})  # the timer's move, not its reminder
+        store.refuse_times = 1
+        await eventually(lambda: any(e.timed and e.actor == first for e in events))
+        assert store.refused == 1
+        assert any(e.kind is EventKind.REMINDER for e in events)
+        assert session.view(None).current != first  # the absent player's turn ran out
+
+
+def _pool_workers() -> list[int]:
+    return [p.pid for p in multiprocessing.active_children() if p.pid is not None]
+
+
+async def test_a_dead_worker_process_is_replaced_and_plans_the_move_again(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.sessions")
+    brains = Brains(delay=0, hard_budget=0.2)
+    async with faulty_manager(db_path, brains) as (manager, _):
+        session = await _table(manager, "hard")
+        await eventually(lambda: brains.warmed)
+        (worker,) = _pool_workers()
+        os.kill(worker, signal.SIGKILL)
+        await _play_my_turn(session)
+        await eventually(_mine_or_over(session))
+        assert brains.hard_times  # planned by the pool, after the kill
+        assert worker not in _pool_workers()
+        # Now a worker dies while it plans a move (the search takes its 0.2 s budget).
+        (worker,) = _pool_workers()
+        planned = len(brains.hard_times)
+        await _play_my_turn(session)
+        await asyncio.sleep(0.1)
+        os.kill(worker, signal.SIGKILL)
+        await eventually(_mine_or_over(session))
+        # (Had the move been planned before the kill, the next one finds the pool broken.)
+        await _play_my_turn(session)
+        await eventually(_mine_or_over(session))
+        assert len(brains.hard_times) >= planned + 2  # the new pool plans the moves again
+    warnings = _warnings(caplog)
+    assert len(warnings) == 2  # one per death
+    assert all("worker process died" in w.getMessage() for w in warnings)
+    assert not any("safe move" in r.getMessage() for r in caplog.records)
