@@ -104,6 +104,15 @@ class Supervisor:
             )
         self._pick_up = self._table.start_task(self._resume(delay), name=f"game-{game}-pick-up")
 
+    def unsure(self) -> None:
+        """A person's operation failed before its commit's fate was known (they are told
+        by whoever called it): the session looks at the stored state soon, so a commit that
+        did happen is shown and the computers and the timer carry on from it, even if
+        nobody clicks again."""
+        if self._pick_up is None or self._pick_up.done():
+            delay, game = self._backoff.first, self._table.game_id
+            self._pick_up = self._table.start_task(self._resume(delay), name=f"game-{game}-pick-up")
+
     async def _resume(self, delay: float) -> None:
         # Failing (the database still away), this task's own end brings a longer pause.
         await asyncio.sleep(delay)

@@ -467,6 +467,8 @@ class Session:
                 # The commit failed or was interrupted; memory was not changed, but whether
                 # the database committed is unknown until it is read back.
                 self._stale = True
+                if asyncio.current_task() not in self._tasks:
+                    self._supervisor.unsure()  # (background work has its own pick-up)
                 raise
             self._supervisor.answered()
             if event is not None:

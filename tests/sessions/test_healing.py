@@ -25,7 +25,7 @@ from bot.rummy import preset
 from bot.rummy.computer import safe_action
 from bot.sessions import Brains, Committed, EventKind, Session, SessionManager, SessionStatus
 from bot.storage import Database, Repository, StorageFailure, open_store
-from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD, engine_game
 from tests.waiting import eventually
 
 WRITES = frozenset(
@@ -203,6 +203,23 @@ async def test_a_commit_whose_answer_was_lost_is_read_back_and_told(db_path: Pat
     seqs = [e.seq for e in events if e.kind is EventKind.ACTION]
     assert seqs == sorted(set(seqs))  # nothing told twice, nothing skipped
     assert seqs[-1] == session.seq
+
+
+async def test_a_persons_move_whose_answer_was_lost_lets_the_computer_play_on(
+    db_path: Path,
+) -> None:
+    async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
+        session = await _table(manager, "easy")
+        me = str(ANN)
+        await session.apply(me, safe_action(session.view(me), session.legal_actions(me)))
+        discard = safe_action(session.view(me), session.legal_actions(me))
+        drawn = session.seq
+        store.lose_answers = 1
+        with pytest.raises(StorageFailure):
+            await session.apply(me, discard)  # stored, but nobody knows it yet
+        await eventually(lambda: session.seq > drawn + 1 and _mine_or_over(session)())
+        assert engine_game(session).log[drawn] == discard  # the discard counted, once
+        assert session.seq >= drawn + 3  # and the computer drew and discarded
 
 
 async def test_a_timers_safe_move_refused_once_is_played_again(db_path: Path) -> None:
