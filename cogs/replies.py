@@ -18,6 +18,7 @@ from bot import sessions as s
 from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
 from bot.rummy import CardParseError, NotYourTurn, PlayerError, RulesError
 from bot.rummy.errors import message_params
+from cogs.options import check_options
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +115,10 @@ async def guarded(
     work: Callable[[], Awaitable[None]],
     names: Callable[[], Mapping[str, str] | None] | None = None,
 ) -> None:
-    """Run a callback's ``work``; every failure ends in an answer to the person."""
+    """Run a callback's ``work`` (once its options are in range); every failure ends in
+    an answer to the person."""
     try:
+        check_options(interaction)
         await work()
     except PlayerError as error:
         await refuse(interaction, error, names() if names else None)

@@ -21,6 +21,7 @@ import time
 from collections import deque
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, Protocol
 
 from bot.rummy import Action, Game, GameView, PlayerError
@@ -75,13 +76,29 @@ class Brains:
             )
         return self._pool
 
+    def _broken(self, pool: ProcessPoolExecutor) -> None:
+        """``pool`` broke (one of its processes died): the next move starts a new one.
+        Several games may find out at once; the first one says so and lets it go."""
+        if self._pool is not pool:
+            return
+        log.warning(
+            "a hard player's worker process died; starting a new process pool and "
+            "planning the moves in flight again there"
+        )
+        self._pool, self._warming = None, []
+        pool.shutdown(wait=False, cancel_futures=True)
+
     def warm(self) -> None:
         """Start the pool's processes now, when a game with a hard player begins or is
         loaded: starting one (a new interpreter importing the engine) takes about half a
         second, which the first hard move would otherwise add to its own search."""
-        if not self._warming:
-            pool = self._executor()
+        if self._warming:
+            return
+        pool = self._executor()
+        try:
             self._warming = [pool.submit(os.getpid) for _ in range(self.workers)]
+        except BrokenProcessPool:
+            self._broken(pool)  # the first hard move starts the next one
 
     @property
     def warmed(self) -> bool:
@@ -96,15 +113,34 @@ class Brains:
         if isinstance(player, EasyPlayer):
             return player.choose(view, legal, random.Random(seed)), player
         if isinstance(player, HardPlayer):
-            loop = asyncio.get_running_loop()
-            start = time.perf_counter()
-            action, after = await loop.run_in_executor(
-                self._executor(), choose_in_process, player, view, list(legal), seed
-            )
-            self.hard_times.append(time.perf_counter() - start)
-            return action, after
+            return await self._in_pool(player, view, legal, seed)
         action = await asyncio.to_thread(player.choose, view, legal, random.Random(seed))
         return action, player
+
+    async def _in_pool(
+        self, player: HardPlayer, view: GameView, legal: Sequence[Action], seed: int
+    ) -> tuple[Action, ComputerPlayer]:
+        """Plan in the pool; when it broke, plan again once in a new pool before giving up
+        (the caller then plays the safe move)."""
+        try:
+            return await self._plan(player, view, legal, seed)
+        except BrokenProcessPool:
+            return await self._plan(player, view, legal, seed)
+
+    async def _plan(
+        self, player: HardPlayer, view: GameView, legal: Sequence[Action], seed: int
+    ) -> tuple[Action, ComputerPlayer]:
+        pool = self._executor()
+        start = time.perf_counter()
+        try:
+            action, after = await asyncio.get_running_loop().run_in_executor(
+                pool, choose_in_process, player, view, list(legal), seed
+            )
+        except BrokenProcessPool:
+            self._broken(pool)
+            raise
+        self.hard_times.append(time.perf_counter() - start)
+        return action, after
 
     async def close(self) -> None:
         """Stop the pool: queued searches are dropped, a running one is waited for (at
@@ -225,8 +261,16 @@ class ComputerSeats:
                 computer = await self._player(player, game, brains)
                 action, after = await brains.choose(computer, view, legal, seed)
                 self._players[player] = after
+            except BrokenProcessPool:
+                # Even a new pool failed: the safe move keeps the table going meanwhile.
+                log.warning(
+                    "game %s: computer %s plays the safe move: its process pool is broken",
+                    table.game_id,
+                    player,
+                )
+                action = safe_action(view, legal)
             except Exception:
-                # A broken worker must not stall the table: the safe move keeps it going.
+                # A bug in a player must not stall the table either.
                 log.exception("game %s: computer %s could not choose", table.game_id, player)
                 action = safe_action(view, legal)
             if table.game is not game:

@@ -41,6 +41,7 @@ from bot.sessions.errors import (
     StaleAction,
 )
 from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
+from bot.sessions.healing import Supervisor
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.timers import Timing, TurnTimer
@@ -75,8 +76,10 @@ class Session:
         brains: Brains | None = None,
         timing: Timing | None = None,
     ) -> None:
+        timing = timing or Timing()
         self._deadline: Deadline | None = record.deadline
-        self._timer = TurnTimer(self, timing or Timing())
+        self._timer = TurnTimer(self, timing)
+        self._supervisor = Supervisor(self, timing)
         self._computers = ComputerSeats(self, brains)
         self._record = record
         self._game = game
@@ -381,9 +384,15 @@ class Session:
 
     async def resume(self) -> None:
         """Set the background work going that a loaded game needs (a computer to move, a
-        turn timer, one that ran out while nobody watched)."""
+        turn timer, one that ran out while nobody watched); after a fault, from the stored
+        state when a commit's fate is unknown."""
         async with self._lock:
-            await self._after_commit()
+            if self._closed:
+                return
+            if self._stale:
+                await self._catch_up()
+            else:
+                await self._after_commit()
 
     async def _after_commit(self) -> None:
         """Tell the turn timer and the computer seats that a commit happened (under the
@@ -417,7 +426,8 @@ class Session:
     def start_task(
         self, coro: Coroutine[Any, Any, Any], name: str | None = None
     ) -> asyncio.Task[Any]:
-        """Run ``coro`` for as long as the session lives; its failure is logged, not spread.
+        """Run ``coro`` for as long as the session lives; its failure is not spread: the
+        session picks up from the stored state after a pause (:mod:`bot.sessions.healing`).
 
         The task is cancelled when the session closes. It acts through the session's
         operations like everyone else (it may call :meth:`apply` freely).
@@ -431,13 +441,7 @@ class Session:
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error(
-                "game %s: background task %s failed",
-                self.game_id,
-                task.get_name(),
-                exc_info=task.exception(),
-            )
+        self._supervisor.ended(task)
 
     # --- machinery -------------------------------------------------------------------------
 
@@ -447,7 +451,7 @@ class Session:
             if self._closed:
                 raise SessionClosed("refusal.table.over")
             if self._stale:
-                await self._reload()
+                await self._catch_up()
             try:
                 event = await work()
             except PlayerError:
@@ -457,13 +461,16 @@ class Session:
                 # behind the database. Take the stored state and refuse this request.
                 log.warning("game %s changed under its session; reloading", self.game_id)
                 self._stale = True
-                await self._reload()
+                await self._catch_up()
                 raise StaleAction("refusal.turn.changed") from None
             except BaseException:
                 # The commit failed or was interrupted; memory was not changed, but whether
                 # the database committed is unknown until it is read back.
                 self._stale = True
+                if asyncio.current_task() not in self._tasks:
+                    self._supervisor.unsure()  # (background work has its own pick-up)
                 raise
+            self._supervisor.answered()
             if event is not None:
                 # The turn's deadline is kept first, so the event carries the new turn's one.
                 try:
@@ -474,23 +481,65 @@ class Session:
                 await self._after_commit()
             return event
 
-    async def _reload(self) -> None:
+    async def _catch_up(self) -> None:
+        """Take the stored state (a commit whose fate was unknown, or another writer's),
+        tell the listeners what memory had missed, and set the turn timer and the computer
+        seats going from there. :class:`SessionClosed` when the game is over."""
+        event = await self._reload()
+        if event is not None:
+            if event.status in (SessionStatus.LOBBY, SessionStatus.ACTIVE):
+                await self._keep_deadline(self._timer.due(self._deadline))
+            self._publish(dataclasses.replace(event, deadline=self.deadline))
+        if self._closed:
+            raise SessionClosed("refusal.table.over")
+        await self._after_commit()
+
+    async def _reload(self) -> Committed | None:
+        """Replace memory with the stored game; the event of what memory had missed (None:
+        nothing had changed)."""
         async with self._store.unit() as repo:
             record = await repo.load_game(self.game_id)
             logs = await repo.game_logs([self.game_id]) if record is not None else {}
-        if record is None or not record.status.is_live:
+        before, seen = self._record, self._game
+        if record is None or record.status in (GameStatus.ABANDONED, GameStatus.CANCELLED):
             gone = dataclasses.replace(self._record, status=GameStatus.ABANDONED)
             self._record = gone if record is None else record
             self._stale = False
-            self._publish(self._event(EventKind.CANCELLED, None))
-            raise SessionClosed("refusal.table.over")
+            return self._event(EventKind.CANCELLED, None)
         game = None
-        if record.status is GameStatus.ACTIVE:
+        if record.status is not GameStatus.LOBBY:
             game = restore_game(record, logs.get(record.id, []))
         self._record = record
         self._game = game
         self._deadline = record.deadline
         self._stale = False
+        return self._missed_news(before, seen)
+
+    def _missed_news(self, before: GameRecord, seen: Game | None) -> Committed | None:
+        """The event of the stored commits memory had missed (``before``, ``seen``: the
+        record and the game it had before reloading), as their own commit would have told
+        it; None when memory was up to date."""
+        record, game = self._record, self._game
+        if before.status is GameStatus.LOBBY and record.status is not GameStatus.LOBBY:
+            return self._event(EventKind.STARTED, None)
+        if game is not None and (seen is None or len(game.log) > len(seen.log)):
+            rounds = tuple(game.rounds[0 if seen is None else len(seen.rounds) :])
+            return self._event(EventKind.ACTION, None, rounds=rounds)
+        if record.status is GameStatus.LOBBY:
+            if (before.seats, before.host_id) != (record.seats, record.host_id):
+                return self._event(EventKind.LOBBY, None)
+            return None
+        # A seat handed to a computer player or taken back (a missed turn alone says
+        # nothing to anybody).
+        changed = next(
+            (
+                a
+                for a, b in zip(record.seats, before.seats, strict=False)
+                if a.stand_in != b.stand_in
+            ),
+            None,
+        )
+        return None if changed is None else self._event(EventKind.SEAT, changed.player_id)
 
     def _publish(self, event: Committed) -> None:
         self._events.put_nowait(event)

@@ -30,10 +30,17 @@ STAND_IN_LEVEL = "normal"
 
 @dataclass
 class Timing:
-    """``minute``: seconds a timer minute lasts (60; tests shrink it to run timers in
-    seconds without offering people anything shorter than a minute)."""
+    """The pace of a session's background work.
+
+    ``minute``: seconds a timer minute lasts (60; tests shrink it to run timers in seconds
+    without offering people anything shorter than a minute). ``retry_first`` and
+    ``retry_most``: the first and the longest pause before a session picks up again after
+    its background work failed (a refused write); the pause doubles from one to the other
+    while the faults go on (see :mod:`bot.sessions.healing`)."""
 
     minute: float = 60.0
+    retry_first: float = 0.5
+    retry_most: float = 30.0
 
 
 class TimedTable(PlayedTable, Protocol):

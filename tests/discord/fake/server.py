@@ -291,6 +291,9 @@ class FakeDiscord:
     ) -> None:
         self.token = token
         self.message_events = message_events
+        self.clients_check_ranges = True
+        """Discord's clients refuse an option value outside its range or length; False
+        sends what a modified client or a probe could, to test the bot's own checks."""
         self.rate_limits = rate_limits
         self.route_limits = dict(route_limits or {})
         self.interaction_deadline = interaction_deadline
@@ -954,9 +957,10 @@ class FakeDiscord:
         if kind == 3:
             if not isinstance(value, str):
                 raise ValueError(f"option {name!r} takes a string")
-            if "min_length" in d and len(value) < d["min_length"]:
+            checked = self.clients_check_ranges
+            if checked and "min_length" in d and len(value) < d["min_length"]:
                 raise ValueError(f"option {name!r} shorter than {d['min_length']}")
-            if len(value) > d.get("max_length", 6000):
+            if checked and len(value) > d.get("max_length", 6000):
                 raise ValueError(f"option {name!r} longer than {d.get('max_length', 6000)}")
         elif kind == 4:
             if isinstance(value, bool) or not isinstance(value, int):
@@ -988,7 +992,7 @@ class FakeDiscord:
             return str(value.id)
         else:
             raise ValueError(f"option {name!r} of type {kind}: cannot send {value!r}")
-        if kind in (4, 10):
+        if kind in (4, 10) and self.clients_check_ranges:
             if "min_value" in d and value < d["min_value"]:
                 raise ValueError(f"option {name!r} below {d['min_value']}")
             if "max_value" in d and value > d["max_value"]:
