@@ -39,7 +39,7 @@ from rendering.style import (
     number,
     plural,
 )
-from rendering.text import display_name, fit, line_height, text_width
+from rendering.text import display_name, line_height, text_width
 from rendering.theme import Theme, get_theme, player_colour
 
 SMALL_TABLE = 4
@@ -60,7 +60,8 @@ DOT = 10
 PILE_GAP = 16
 ROW_GAP = 6
 BADGE_PAD = 5
-DEEP_PILES = 470
+ARROW_GAP = 8
+DEEP_PILES = 520
 """Where the stock starts in Rummy 500, leaving the rest of the header to the pile."""
 CLEAR = round(PILE.width * 0.62)
 """A covered pile card is cut here at most, left of its big suit mark, so no sliver of the
@@ -343,22 +344,26 @@ def _order(
     at = players.index(view.current) if view.current in players else 0
     before = display_name(players[at - 1], names)
     after = display_name(players[(at + 1) % len(players)], names)
-    turn = f"▶ {display_name(players[at], names)} to play"
-    prev_text, next_text = f"{before} →", f"→ {after}"
-    prev_w, next_w = text_width(prev_text, READ), text_width(next_text, READ)
-    pill = text_width(turn, READ_BOLD) + 2 * PILL_PAD
+    current = display_name(players[at], names)
+    arrow = text_width("→", READ) + 2 * ARROW_GAP
+    prev_w, next_w = text_width(before, READ), text_width(after, READ)
     side = max(prev_w, next_w)
-    if prev_w + next_w + pill + 24 > room:  # the names beside are cut first, the turn's last
-        side = (room - min(pill, room * 3 // 5) - 24) // 2
-        pill = room - min(prev_w, side) - min(next_w, side) - 24
-        arrow = text_width(" →", READ)
-        prev_text = fit(before, READ, side - arrow) + " →"
-        next_text = "→ " + fit(after, READ, side - arrow)
+    turn = f"▶ {current} to play"
+    pill = text_width(turn, READ_BOLD) + 2 * PILL_PAD
+    if prev_w + next_w + pill + 2 * arrow > room:  # "to play" goes first, then names are cut
+        turn = f"▶ {current}"
+        pill = text_width(turn, READ_BOLD) + 2 * PILL_PAD
+    if prev_w + next_w + pill + 2 * arrow > room:
+        side = (room - min(pill, room // 2) - 2 * arrow) // 2
+        pill = room - min(prev_w, side) - min(next_w, side) - 2 * arrow
+    # Each name is a label of its own, so a right-to-left name cannot carry an arrow
+    # to its other side.
     text_y = y + PILL_PAD // 2
-    box = layout.label("previous", MARGIN, text_y, prev_text, READ, theme.muted, max_width=side)
+    box = layout.label("previous", MARGIN, text_y, before, READ, theme.muted, max_width=side)
+    box = layout.label("arrow:before", box.x1 + ARROW_GAP, text_y, "→", READ, theme.muted)
     box = layout.label(
         "turn",
-        box.x1 + 12,
+        box.x1 + ARROW_GAP,
         y,
         turn,
         READ_BOLD,
@@ -367,7 +372,8 @@ def _order(
         background=theme.accent,
         pad=PILL_PAD,
     )
-    layout.label("next", box.x1 + 12, text_y, next_text, READ, theme.text, max_width=side)
+    box = layout.label("arrow:after", box.x1 + ARROW_GAP, text_y, "→", READ, theme.text)
+    layout.label("next", box.x1 + ARROW_GAP, text_y, after, READ, theme.text, max_width=side)
 
 
 def _piles(layout: Layout, view: GameView, x: int, stock_w: int) -> None:

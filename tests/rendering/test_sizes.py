@@ -7,6 +7,7 @@ fill up), and every picture is laid out after every action.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import defaultdict
 from collections.abc import Iterator
@@ -93,15 +94,18 @@ def test_seats_read_in_the_order_of_play(players: int) -> None:
         layout = layout_table(view)
         assert reading_order(layout, players) == list(range(players))
         shown = {i.name: i.text for i in layout.items if isinstance(i, Label)}
-        assert shown["previous"] == f"p{(current - 1) % players} →"
+        assert shown["previous"] == f"p{(current - 1) % players}"
         assert shown["turn"] == f"▶ p{current} to play"
-        assert shown["next"] == f"→ p{(current + 1) % players}"
+        assert shown["next"] == f"p{(current + 1) % players}"
 
 
 def test_the_order_of_play_reads_left_to_right() -> None:
     layout = layout_table(scenes.classic_table(), names=scenes.NAMES)
     boxes = dict(layout.labels)
-    assert boxes["previous"].x1 <= boxes["turn"].x0 < boxes["turn"].x1 <= boxes["next"].x0
+    line = ["previous", "arrow:before", "turn", "arrow:after", "next"]
+    for left, right in itertools.pairwise(line):
+        assert boxes[left].x1 <= boxes[right].x0, (left, right)
+    assert boxes["next"].x1 <= layout.width - 20
     assert boxes["previous"].y0 < boxes["turn"].y1
     assert boxes["next"].y0 < boxes["turn"].y1
 
@@ -109,4 +113,4 @@ def test_the_order_of_play_reads_left_to_right() -> None:
 def test_the_order_of_play_gives_way_to_the_result_at_the_end() -> None:
     shown = {i.name for i in layout_table(scenes.finished_game()).items if isinstance(i, Label)}
     assert "banner" in shown
-    assert not shown & {"previous", "turn", "next"}
+    assert not shown & {"previous", "turn", "next", "arrow:before", "arrow:after"}
