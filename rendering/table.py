@@ -5,7 +5,8 @@ phone) and only a click shows it whole. So:
 
 - The picture keeps one size for the whole round, so the message under it does not jump as
   melds are made: its frame depends only on the number of players and the variant (a Rummy
-  500 pile has two rows of its own), and a fuller table gets smaller cards inside it.
+  500 pile has a row beside the stock and one under the header), and a fuller table gets
+  smaller meld cards inside it.
 - Every word and number is at least ``READ``'s size, which stays readable at phone width.
 - The players' panels follow the order of play, left to right and top to bottom, and the
   header says who played before, whose turn it is and who plays next.
@@ -497,19 +498,20 @@ def _art(card: Card, size: CardSize, theme: Theme, four_colour: bool) -> CardArt
 # --- the players' panels --------------------------------------------------------------------
 
 
-def _tags(seat: SeatView, over: bool, winners: frozenset[str]) -> list[tuple[str, str, bool]]:
-    """(name, text, accent) of the pills after the card count."""
+TAG_TEXT = {"turn": "▶ TURN", "dealer": "DEALER", "winner": "★ WINNER"}
+ACCENT_TAGS = frozenset({"turn", "winner"})
+
+
+def _tags(seat: SeatView, over: bool, winners: frozenset[str]) -> list[str]:
+    """The pills after the card count."""
     tags = []
     if seat.is_current and not over:
-        tags.append(("turn", "▶ TURN", True))
+        tags.append("turn")
     if seat.is_dealer:
-        tags.append(("dealer", "DEALER", False))
+        tags.append("dealer")
     if seat.player in winners:
-        tags.append(("winner", "★ WINNER", True))
+        tags.append("winner")
     return tags
-
-
-TAG_TEXT = {"turn": "▶ TURN", "dealer": "DEALER", "winner": "★ WINNER"}
 
 
 def _status_rows(width: int, count: str, tags: Sequence[str]) -> int:
@@ -525,8 +527,7 @@ def _status_rows(width: int, count: str, tags: Sequence[str]) -> int:
 
 def _heading_h(seat: SeatView, over: bool, winners: frozenset[str], width: int) -> int:
     """The name row, then as many rows as the card count and the tags need."""
-    tags = [name for name, _, _ in _tags(seat, over, winners)]
-    rows = _status_rows(width, plural(seat.hand_size, "card"), tags)
+    rows = _status_rows(width, plural(seat.hand_size, "card"), _tags(seat, over, winners))
     return line_height(READ_BOLD) + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
 
 
@@ -599,7 +600,9 @@ class _Panel:
             theme.muted,
         )
         x = count.x1 + 8
-        for name, text, accent in _tags(seat, self.over, self.winners):
+        for name in _tags(seat, self.over, self.winners):
+            text = TAG_TEXT[name]
+            accent = name in ACCENT_TAGS
             ink, fill = (theme.on_accent, theme.accent) if accent else (theme.panel, theme.muted)
             if x + text_width(text, READ_BOLD) + 2 * PILL_PAD > right:
                 x, y = left, y + pill_h + ROW_GAP
