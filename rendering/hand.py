@@ -2,9 +2,15 @@
 
 Cards are fanned wide enough that each corner reads at phone size, with a number under each
 so a player can name a card by position. Marked cards stand a little higher with a coloured
-tag above them, and a legend under the hand says what each tag means. After a deep take
-from a Rummy 500 pile, many cards are new at once: they get a flat bar above them instead of
+one-letter tag above them (a word would be wider than the card's corner at a size a phone
+can show), and a legend under the hand says what each tag means. After a deep take from a
+Rummy 500 pile, many cards are new at once: they get a flat bar above them instead of
 raised cards and a row of tags, so the hand stays calm to read.
+
+The picture keeps one size while the hand changes during a turn, so the buttons and menus
+under it do not move: it is always as wide as the other pictures, with room for two tags
+above a card and two lines of legend, and it gets a second row of cards only past
+``PER_ROW`` cards, which only a deep Rummy 500 take reaches.
 """
 
 from __future__ import annotations
@@ -18,18 +24,23 @@ from rendering.encode import to_png
 from rendering.layout import Box, Layout
 from rendering.paint import paint
 from rendering.sprites import CardArt, CardSize
-from rendering.style import HEADING, MARGIN, SMALL, SMALL_BOLD, plural
-from rendering.text import FontSpec, line_height
+from rendering.style import MARGIN, READ, READ_BOLD, WIDTH, plural
+from rendering.text import FontSpec, line_height, text_width
 from rendering.theme import RGB, Theme, get_theme
 
 SIZE = CardSize(96, 134)
 STEP = 58
 """Fan step: wider than the corner index so a tag above each card fits."""
-PER_ROW = 15
+MIN_STEP = SIZE.strip + 4
+PER_ROW = (WIDTH - 2 * MARGIN - SIZE.width) // MIN_STEP + 1
+"""Cards in a row, as close as their corners allow, before a second row starts."""
 RAISE = 14
-MIN_WIDTH = 560
-MARK_PAD = 4
-MARK = FontSpec(15, bold=True)
+MARK_PAD = 6
+MARK = READ_BOLD
+TITLE = FontSpec(28, bold=True)
+STACK = 2
+"""Tags a card can carry at once (NEW with KEEP, or NEW with USE): the room kept above the
+cards, and the lines kept for the legend."""
 CALM = 3
 """More new cards than this are shown with a bar rather than a raised card and a tag."""
 BAR = 6
@@ -74,56 +85,55 @@ def layout_hand(
     cards = sorted_hand(view.hand, sort_by)
     rows = max(1, math.ceil(len(cards) / PER_ROW))
     per_row = max(1, math.ceil(len(cards) / rows))
-    fan_w = SIZE.fan_width(min(per_row, len(cards)), STEP)
-    width = max(MIN_WIDTH, fan_w + 2 * MARGIN)
-    layout = Layout(chosen, width)
+    step = STEP if per_row < 2 else min(STEP, (WIDTH - 2 * MARGIN - SIZE.width) // (per_row - 1))
+    layout = Layout(chosen, WIDTH)
     marks = _marks(view, chosen)
     new = marks[0]
     calm = sum(1 for c in cards if new[3](c)) > CALM
     barred = {c for c in cards if calm and new[3](c)}
     tagged = marks[1:] if calm else marks
     marked = {c: [m for m in tagged if m[3](c)] for c in cards}
-    stack = max((len(m) for m in marked.values()), default=0)
 
     y = MARGIN
     title = f"Your hand · {plural(len(cards), 'card')}"
     order = f"by {sort_by}"
-    right = layout.label("order", width - MARGIN, y + 6, order, SMALL, chosen.muted, align="right")
-    layout.label("title", MARGIN, y, title, HEADING, chosen.text, max_width=right.x0 - 12 - MARGIN)
-    y += line_height(HEADING) + 14
+    right = layout.label("order", WIDTH - MARGIN, y + 2, order, READ, chosen.muted, align="right")
+    layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=right.x0 - 12 - MARGIN)
+    y += line_height(TITLE) + 10
+    mark_h = line_height(MARK) + MARK_PAD
+    index_h = line_height(READ_BOLD)
+    row_h = STACK * (mark_h + 4) + RAISE + SIZE.height + 6 + index_h + 12
+    legend_h = STACK * (mark_h + 8) + 4  # two lines hold every kind of tag
+    layout.height = y + rows * row_h + legend_h + MARGIN - 12
     if not cards:
-        layout.label("empty", MARGIN, y, "no cards in hand", SMALL, chosen.muted)
-        layout.height = y + line_height(SMALL) + MARGIN
+        layout.label("empty", MARGIN, y + row_h // 3, "no cards in hand", READ, chosen.muted)
         return layout
 
-    mark_h = line_height(MARK) + MARK_PAD
-    index_h = line_height(SMALL_BOLD)
     for row in range(rows):
         row_cards = cards[row * per_row : (row + 1) * per_row]
-        top = y + stack * (mark_h + 4) + (BAR + 2 if barred else 0)
+        top = y + STACK * (mark_h + 4)
         for i, card in enumerate(row_cards):
             n = row * per_row + i + 1
-            x = MARGIN + i * STEP
+            x = MARGIN + i * step
             lift = RAISE if marked[card] else 0
-            layout.card(CardArt.of(card, SIZE, chosen.name, four_colour), x, top + RAISE - lift)
             card_top = top + RAISE - lift
+            layout.card(CardArt.of(card, SIZE, chosen.name, four_colour), x, card_top)
             tag_y = card_top - 4
             if card in barred:
-                bar = Box(x + 2, card_top - BAR - 4, x + STEP - 4, card_top - 4)
+                bar = Box(x + 2, card_top - BAR - 4, x + step - 4, card_top - 4)
                 layout.rect(bar, new[2], radius=BAR // 2)
                 tag_y -= BAR + 2
-            for tag, _, colour, _ in marked[card]:
+            for tag, letters, colour in _stacked(marked[card]):
                 tag_y -= mark_h
                 layout.label(
                     f"mark:{n}:{tag}",
                     x,
                     tag_y,
-                    tag,
+                    letters,
                     MARK,
                     chosen.on_accent,
                     background=colour,
                     pad=MARK_PAD,
-                    max_width=STEP - 4,
                 )
                 tag_y -= 4
             cx = x + SIZE.strip // 2 + 2  # under the corner index
@@ -132,34 +142,52 @@ def layout_hand(
                 cx,
                 top + RAISE + SIZE.height + 6,
                 str(n),
-                SMALL_BOLD,
+                READ_BOLD,
                 chosen.muted,
                 align="center",
             )
-        y = top + RAISE + SIZE.height + 6 + index_h + 12
+        y += row_h
 
     shown = [m for m in tagged if any(m in ms for ms in marked.values())]
     if barred:
-        meaning = f"just drawn: the {len(barred)} cards with a bar above"
+        meaning = f"just drawn, the {len(barred)} cards with a bar above"
         shown.insert(0, (new[0], meaning, new[2], new[3]))
-    y = _legend(layout, shown, y)
-    layout.height = y + MARGIN - 12
+    _legend(layout, shown, y)
     return layout
+
+
+def _stacked(
+    marks: Sequence[tuple[str, str, RGB, Callable[[Card], bool]]],
+) -> list[tuple[str, str, RGB]]:
+    """(name, letters, colour) of the tags over one card, at most ``STACK`` high: further
+    tags share the last one's pill (a card the engine never makes: both kept and to use)."""
+    tags = [(tag, tag[0], colour) for tag, _, colour, _ in marks]
+    if len(tags) > STACK:
+        rest = tags[STACK - 1 :]
+        merged = ("+".join(t[0] for t in rest), "".join(t[1] for t in rest), rest[0][2])
+        tags = [*tags[: STACK - 1], merged]
+    return tags
 
 
 def _legend(
     layout: Layout, marks: Sequence[tuple[str, str, RGB, Callable[[Card], bool]]], y: int
-) -> int:
-    """One line per kind of tag present: the tag, then what it means."""
+) -> None:
+    """Each kind of tag present: its letter, then its word and meaning, side by side while
+    they fit, so two lines hold them all."""
     theme = layout.theme
+    x = MARGIN
     for tag, meaning, colour, _ in marks:
+        text = f"{tag.lower()}: {meaning}"
+        pill_w = text_width(tag[0], MARK) + 2 * MARK_PAD
+        wanted = pill_w + 10 + text_width(text, READ)
+        if x > MARGIN and x + wanted > layout.width - MARGIN:
+            x, y = MARGIN, y + line_height(MARK) + MARK_PAD + 8
         pill = layout.label(
-            f"legend:{tag}", MARGIN, y, tag, MARK, theme.on_accent, background=colour, pad=MARK_PAD
+            f"legend:{tag}", x, y, tag[0], MARK, theme.on_accent, background=colour, pad=MARK_PAD
         )
-        text_y = pill.y0 + (pill.height - line_height(SMALL)) // 2
+        text_y = pill.y0 + (pill.height - line_height(READ)) // 2
         room = layout.width - MARGIN - pill.x1 - 10
-        layout.label(
-            f"legend:{tag}:text", pill.x1 + 10, text_y, meaning, SMALL, theme.text, max_width=room
+        box = layout.label(
+            f"legend:{tag}:text", pill.x1 + 10, text_y, text, READ, theme.text, max_width=room
         )
-        y = pill.y1 + 8
-    return y + 4 if marks else y
+        x = box.x1 + 28

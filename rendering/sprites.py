@@ -15,11 +15,11 @@ import math
 import threading
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.rummy.cards import Card, Suit, rank_text
 from bot.rummy.melds import Slot
-from rendering.text import FontSpec, cap_height, font
+from rendering.text import ENGINE, FontSpec, cap_height, font
 from rendering.theme import ON_JOKER, RGB, get_theme, suit_colour
 
 SCALE = 4
@@ -121,18 +121,21 @@ class Sprite:
             canvas.paste(patch, (x + dx, y + dy), mask)
 
 
-_cache: dict[CardArt, Sprite] = {}
+_cache: dict[tuple[CardArt, ImageFont.Layout], Sprite] = {}
 _lock = threading.Lock()
 
 
 def sprite(art: CardArt) -> Sprite:
-    found = _cache.get(art)
+    """The card's picture; kept per text layout engine too, since a corner's rank is text
+    (tests switch engines, and a picture must not keep ranks drawn with the other one)."""
+    key = (art, ENGINE.layout)
+    found = _cache.get(key)
     if found is not None:
         return found
     with _lock:
-        found = _cache.get(art)
+        found = _cache.get(key)
         if found is None:
-            found = _cache[art] = _draw(art)
+            found = _cache[key] = _draw(art)
         return found
 
 

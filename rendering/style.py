@@ -26,6 +26,11 @@ SMALL = FontSpec(18)
 SMALL_BOLD = FontSpec(18, bold=True)
 TAG = FontSpec(16, bold=True)
 
+READ = FontSpec(26)
+READ_BOLD = FontSpec(26, bold=True)
+"""The smallest text on the table and the hand: its capitals are 19 pixels tall in a
+960-pixel picture, so still 7 pixels on a phone, where the picture is 360 pixels wide."""
+
 PILL_PAD = 8
 RADIUS = 12
 

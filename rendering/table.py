@@ -1,16 +1,22 @@
 """The table picture everyone in the channel sees.
 
 Discord fits a picture into its chat column (about 550×350 on a desktop, 360 wide on a
-phone) and only a click shows it whole, so the table is landscape: the round, whose turn
-it is and the piles across the top, then the players' panels side by side in two columns
-(three from five players on). A fuller table gets smaller cards and tighter fans, chosen
-so that the shrunken picture keeps its card ranks and meld numbers readable.
+phone) and only a click shows it whole. So:
+
+- The picture keeps one size for the whole round, so the message under it does not jump as
+  melds are made: its frame depends only on the number of players and the variant (a Rummy
+  500 pile has a row beside the stock and one under the header), and a fuller table gets
+  smaller meld cards inside it.
+- Every word and number is at least ``READ``'s size, which stays readable at phone width.
+- The players' panels follow the order of play, left to right and top to bottom, and the
+  header says who played before, whose turn it is and who plays next.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.rummy.cards import Card
 from bot.rummy.melds import TableMeld
@@ -21,18 +27,12 @@ from rendering.layout import Box, Flow, Layout
 from rendering.paint import paint
 from rendering.sprites import CardArt, CardSize
 from rendering.style import (
-    BODY,
-    BODY_BOLD,
-    DESKTOP,
-    HEADING,
     INNER,
     MARGIN,
-    PHONE,
     PILL_PAD,
     RADIUS,
-    SMALL,
-    SMALL_BOLD,
-    TAG,
+    READ,
+    READ_BOLD,
     TITLE,
     WIDTH,
     game_name,
@@ -40,24 +40,33 @@ from rendering.style import (
     number,
     plural,
 )
-from rendering.text import FontSpec, display_name, line_height, text_width
+from rendering.text import display_name, line_height, text_width
 from rendering.theme import Theme, get_theme, player_colour
 
 SMALL_TABLE = 4
-"""Up to this many players the table aims at 0.65 times as high as wide, above it 1.0."""
-RATIOS = {True: 0.65, False: 1.0}
-CANDIDATES = {
-    True: ((2, 62), (2, 56), (2, 50), (2, 46)),
-    False: ((3, 54), (3, 48), (3, 44), (4, 44), (4, 40)),
-}
-"""(columns, card width) tried in turn, largest cards first, for small and full tables."""
-STRETCH = 0.15
+"""Up to this many players the panels stand in two columns, above it in three."""
+PANEL_ROW = {2: 250, 3: 220}
+"""The height one row of panels gets, by the number of columns."""
+ONE_ROW = 300
+"""Two players: one row of two panels, with room for two rows of melds each."""
+CARD_WIDTHS = (72, 66, 62, 58, 54, 50, 46, 42, 38)
+"""Meld card widths tried in turn, largest first, until every panel's melds fit."""
+PILE = CardSize(62, 87)
+"""The stock and discard cards: the same size whatever the melds, so the header never moves."""
 
-PANEL_GAP = 10
+GAP = 10
 PANEL_PAD = 10
 MELD_GAP = 14
 DOT = 10
 PILE_GAP = 16
+ROW_GAP = 6
+BADGE_PAD = 5
+ARROW_GAP = 8
+DEEP_PILES = 520
+"""Where the stock starts in Rummy 500, leaving the rest of the header to the pile."""
+CLEAR = round(PILE.width * 0.62)
+"""A covered pile card is cut here at most, left of its big suit mark, so no sliver of the
+mark shows beside the next card."""
 
 
 def render_table(
@@ -72,6 +81,62 @@ def render_table(
     return to_png(paint(layout), layout.theme)
 
 
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Where the parts of a table go; the same for every table of one round."""
+
+    columns: int
+    rows: int
+    panel_w: int
+    header: int
+    """The bottom of the header (title, order of play, piles)."""
+    band: int
+    """The top of a Rummy 500 pile's rows; equal to ``header`` when there are none."""
+    body: int
+    """The top of the players' panels."""
+    body_h: int
+    legend: int
+    """The top of the lay-off legend's line; equal to the panels' bottom when there is none."""
+    height: int
+
+
+def table_size(view: GameView) -> tuple[int, int]:
+    """The table's size in pixels, which depends only on what stays the same in a round."""
+    return WIDTH, _frame(view).height
+
+
+def _frame(view: GameView) -> Frame:
+    n = len(view.seats)
+    columns = 2 if n <= SMALL_TABLE else 3
+    rows = max(1, math.ceil(n / columns))
+    panel_w = (INNER - GAP * (columns - 1)) // columns
+    deep = view.ruleset.deep_discard
+    header = MARGIN + max(
+        line_height(TITLE) + ROW_GAP + _pill_h() + ROW_GAP + line_height(READ),
+        line_height(READ_BOLD) + 4 + (_pile_row_h() - ROW_GAP if deep else PILE.height + 3),
+    )
+    band = header + GAP
+    body = band + (_pile_row_h() + GAP if deep else 0)
+    body_h = ONE_ROW if rows == 1 else rows * PANEL_ROW[columns] + (rows - 1) * GAP
+    legend = body + body_h
+    bottom = legend + (8 + line_height(READ) if _dots(view) else 0)
+    return Frame(columns, rows, panel_w, header, band, body, body_h, legend, bottom + MARGIN)
+
+
+def _dots(view: GameView) -> bool:
+    """Who laid a card off changes the score only when melded cards count for their player
+    (Rummy 500); elsewhere the dots would be noise."""
+    return view.ruleset.scoring is Scoring.HAND
+
+
+def _pill_h() -> int:
+    return line_height(READ_BOLD) + PILL_PAD
+
+
+def _pile_row_h() -> int:
+    return PILE.height + 5 + _pill_h() - PILL_PAD + 6 + ROW_GAP
+
+
 def layout_table(
     view: GameView,
     *,
@@ -79,216 +144,346 @@ def layout_table(
     theme: str = "dark",
     four_colour: bool = False,
 ) -> Layout:
-    """The largest cards that keep the picture within the table's ratio and its ranks
-    readable in both display boxes.
-
-    Readability comes first: a picture may then be up to ``STRETCH`` taller than its ratio.
-    When no size is readable (a crowded table), the most readable one within the ratio, and
-    when none is within it, the shortest.
-    """
+    """The table in its round's frame, with the largest meld cards that let every panel
+    show all its melds; when even the smallest cannot, a panel says how many it leaves out."""
     chosen = get_theme(theme)
-    small = len(view.seats) <= SMALL_TABLE
-    limit = RATIOS[small] * WIDTH
-    tried: list[tuple[bool, float, Layout]] = []
-    stretched: Layout | None = None
-    for columns, width in CANDIDATES[small]:
-        size = CardSize(width, round(width * 1.4))
-        if stretched is not None and size.rank_cap * PHONE.scale(WIDTH, WIDTH) < 6:
-            return stretched  # no smaller card reads at phone width: stop looking
-        layout = _layout(view, names, chosen, four_colour, size, columns)
-        w, h = layout.size
-        readable = size.rank_cap * min(DESKTOP.scale(w, h) / 8, PHONE.scale(w, h) / 6)
-        if h <= limit and readable >= 1:
-            return layout
-        if stretched is None and readable >= 1 and h <= limit + STRETCH * WIDTH:
-            stretched = layout
-        tried.append((h <= limit, readable, layout))
-    if stretched is not None:
-        return stretched
-    within = [t for t in tried if t[0]]
-    if within:
-        return max(within, key=lambda t: t[1])[2]
-    return min(tried, key=lambda t: t[2].height)[2]
+    frame = _frame(view)
+    seats = list(view.seats)
+    melds = {
+        s.player: sorted((m for m in view.melds if m.owner == s.player), key=lambda m: m.id)
+        for s in seats
+    }
+    inner = frame.panel_w - 2 * PANEL_PAD
+    winners = frozenset(view.winners)
+    headings = {s.player: _heading_h(s, view.is_over, winners, inner) for s in seats}
+    plans, heights = _fit(frame, seats, melds, headings, _dots(view))
 
+    layout = Layout(chosen, WIDTH, frame.height)
+    _header(layout, view, names, frame)
+    if view.ruleset.deep_discard:
+        _deep_pile(layout, view.discard, four_colour, frame.band)
 
-def _layout(
-    view: GameView,
-    names: Mapping[str, str] | None,
-    theme: Theme,
-    four_colour: bool,
-    size: CardSize,
-    columns: int,
-) -> Layout:
-    layout = Layout(theme, WIDTH)
-    y = _header(layout, view, names, size, four_colour)
-    seats = {s.player: s for s in view.seats}
-    owners = [s.player for s in view.seats]
-    owners += sorted({m.owner for m in view.melds} - set(owners))
-    panel_w = (INNER - PANEL_GAP * (columns - 1)) // columns
-    section = _Section(layout, size, four_colour, view, names, panel_w)
-    # Panels in seat order, each in the shorter column: a player with many melds beside
-    # one with none would otherwise leave a large empty panel.
-    tops = [y + PANEL_GAP] * columns
-    for owner in owners:
-        column = tops.index(min(tops))
-        x = MARGIN + column * (panel_w + PANEL_GAP)
-        melds = sorted((m for m in view.melds if m.owner == owner), key=lambda m: m.id)
-        tops[column] = section.draw(owner, seats.get(owner), melds, x, tops[column]) + PANEL_GAP
-    y = max(tops) - PANEL_GAP
-    if section.laid_off:
-        y += 8
-        layout.dot(MARGIN + DOT // 2, y + line_height(SMALL) // 2, DOT, theme.muted)
+    panel = _Panel(layout, four_colour, view, names, frame)
+    y = frame.body
+    for row in range(frame.rows):
+        for column, seat in enumerate(seats[row * frame.columns : (row + 1) * frame.columns]):
+            x = MARGIN + column * (frame.panel_w + GAP)
+            panel.draw(seat, plans[seat.player], x, y, heights[row])
+        y += heights[row] + GAP
+    if panel.laid_off:
+        y = frame.legend + 8
+        layout.dot(MARGIN + DOT // 2, y + line_height(READ) // 2, DOT, chosen.muted)
         text = "a dot under a card: laid off by the player of that colour"
-        layout.label("legend", MARGIN + DOT + 8, y, text, SMALL, theme.muted, max_width=INNER)
-        y += line_height(SMALL)
-    layout.height = y + MARGIN
+        layout.label("legend", MARGIN + DOT + 8, y, text, READ, chosen.muted, max_width=INNER)
     return layout
 
 
-def _header(
-    layout: Layout,
-    view: GameView,
-    names: Mapping[str, str] | None,
-    size: CardSize,
-    four_colour: bool,
-) -> int:
-    """The title, turn and target on the left, the piles on the right; a deep Rummy 500
-    pile that does not fit beside them gets the full width below."""
-    theme = layout.theme
-    deep = view.ruleset.deep_discard and len(view.discard) > 1
-    pile_w = _pile_width(view, size) if deep else size.width
-    piles_w = max(size.width, text_width(f"Stock · {view.stock_size}", SMALL_BOLD))
-    piles_w += PILE_GAP + max(pile_w, text_width(_discard_caption(view, deep), SMALL_BOLD))
-    title = f"Round {view.round_no} · {game_name(view.ruleset)}"
-    turn = ""
-    if view.current is not None and not view.is_over:
-        turn = f"▶ {display_name(view.current, names)} to play"
-    wanted = max(text_width(title, TITLE), text_width(turn, BODY_BOLD)) + 24
-    beside = WIDTH - 2 * MARGIN - piles_w >= min(wanted, 380)
-    left_room = WIDTH - 2 * MARGIN - (piles_w + 24 if beside else 0)
+# --- planning the melds --------------------------------------------------------------------
 
+
+def _fit(
+    frame: Frame,
+    seats: Sequence[SeatView],
+    melds: Mapping[str, Sequence[TableMeld]],
+    headings: Mapping[str, int],
+    dots: bool,
+) -> tuple[dict[str, _Plan], list[int]]:
+    """Each player's melds planned with the largest cards that fit, and each panel row's
+    height; with the smallest cards, what does not fit is left out."""
+    inner = frame.panel_w - 2 * PANEL_PAD
+    plans: dict[str, _Plan] = {}
+    for width in CARD_WIDTHS:
+        size = CardSize(width, round(width * 1.4))
+        plans = {p: _plan(ms, size, inner, dots) for p, ms in melds.items()}
+        heights = _row_heights(frame, seats, plans, headings)
+        if heights is not None:
+            return plans, heights
+    share = (frame.body_h - GAP * (frame.rows - 1)) // frame.rows
+    rooms = {p: share - 2 * PANEL_PAD - headings[p] - 8 for p in plans}
+    return {p: _cut(plan, rooms[p], inner) for p, plan in plans.items()}, [share] * frame.rows
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    meld: TableMeld
+    x: int
+    y: int
+    step: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Where a panel's melds go, relative to the top left of its meld area."""
+
+    size: CardSize
+    placed: tuple[_Placed, ...]
+    height: int
+    dots: bool
+    left_out: int = 0
+    more_at: tuple[int, int] = (0, 0)
+
+
+def _plan(melds: Sequence[TableMeld], size: CardSize, width: int, dots: bool) -> _Plan:
+    with_dots = dots and any(p.placed_by != m.owner for m in melds for p in m.cards)
+    flow = Flow(0, 0, width, MELD_GAP, 8)
+    placed = []
+    for meld in melds:
+        count = len(meld.cards)
+        step = size.strip
+        if size.fan_width(count) > width and count > 1:
+            step = max(6, (width - size.width) // (count - 1))
+        x, y = flow.place(size.fan_width(count, step), _block_h(size, with_dots))
+        placed.append(_Placed(meld, x, y, step))
+    height = flow.bottom if melds else line_height(READ)
+    return _Plan(size, tuple(placed), height, with_dots)
+
+
+def _block_h(size: CardSize, dots: bool) -> int:
+    return size.height + 3 + (DOT + 4 if dots else 0)
+
+
+def _row_heights(
+    frame: Frame,
+    seats: Sequence[SeatView],
+    plans: Mapping[str, _Plan],
+    headings: Mapping[str, int],
+) -> list[int] | None:
+    """Each row of panels as high as its fullest panel, the room left shared out; None when
+    the rows do not fit the frame."""
+    needs = []
+    for row in range(frame.rows):
+        in_row = seats[row * frame.columns : (row + 1) * frame.columns]
+        needs.append(
+            max(2 * PANEL_PAD + headings[s.player] + 8 + plans[s.player].height for s in in_row)
+        )
+    spare = frame.body_h - GAP * (frame.rows - 1) - sum(needs)
+    if spare < 0:
+        return None
+    heights = [need + spare // frame.rows for need in needs]
+    heights[-1] += spare % frame.rows
+    return heights
+
+
+def _more_text(count: int) -> str:
+    return f"+{count} more"
+
+
+def _cut(plan: _Plan, room: int, width: int) -> _Plan:
+    """The melds that fit ``room``, and a place after them to say how many are left out."""
+    block = _block_h(plan.size, plan.dots)
+    kept = [p for p in plan.placed if p.y + block <= room]
+    if len(kept) == len(plan.placed):
+        return plan
+    label_h = line_height(READ_BOLD)
+    while True:
+        text_w = text_width(_more_text(len(plan.placed) - len(kept)), READ_BOLD)
+        if not kept:
+            at = (0, 0)
+            break
+        last = kept[-1]
+        right = last.x + plan.size.fan_width(len(last.meld.cards), last.step) + MELD_GAP
+        if right + text_w <= width:
+            at = (right, last.y + (block - label_h) // 2)
+            break
+        if last.y + block + 8 + label_h <= room:
+            at = (0, last.y + block + 8)
+            break
+        kept.pop()
+    return replace(
+        plan, placed=tuple(kept), left_out=len(plan.placed) - len(kept), more_at=at, height=room
+    )
+
+
+# --- the header ----------------------------------------------------------------------------
+
+
+def _pile_columns() -> tuple[int, int]:
+    """The widths of the stock's and the discard pile's columns: wide enough for any count."""
+    stock = max(PILE.width, text_width("Stock · 888", READ_BOLD))
+    discard = max(PILE.width, text_width("Discard · 888", READ_BOLD))
+    return stock, discard
+
+
+def _header(layout: Layout, view: GameView, names: Mapping[str, str] | None, frame: Frame) -> None:
+    """The title, the order of play and the target on the left, the piles on the right."""
+    theme = layout.theme
+    stock_w, discard_w = _pile_columns()
+    piles_x = WIDTH - MARGIN - stock_w - PILE_GAP - discard_w
+    if view.ruleset.deep_discard:
+        piles_x = DEEP_PILES
+    room = piles_x - 24 - MARGIN
     y = MARGIN
-    layout.label("title", MARGIN, y, title, TITLE, theme.text, max_width=left_room)
-    y += line_height(TITLE)
-    if turn:
-        layout.label("turn", MARGIN, y + 2, turn, BODY_BOLD, theme.accent, max_width=left_room)
-        y += line_height(BODY_BOLD) + 2
+    title = f"Round {view.round_no} · {game_name(view.ruleset)}"
+    layout.label("title", MARGIN, y, title, TITLE, theme.text, max_width=room)
+    y += line_height(TITLE) + ROW_GAP
     if view.is_over:
-        y += 6
-        box = layout.label(
+        layout.label(
             "banner",
             MARGIN,
             y,
             game_over_text(view.winners, names),
-            BODY_BOLD,
+            READ_BOLD,
             theme.on_accent,
-            max_width=left_room,
+            max_width=room,
             background=theme.accent,
             pad=PILL_PAD,
         )
-        y = box.y1
+    elif view.current is not None:
+        _order(layout, view, names, y, room)
+    y += _pill_h() + ROW_GAP
     target = f"Target {number(view.target)}"
-    layout.label("target", MARGIN, y + 4, target, BODY, theme.muted, max_width=left_room)
-    y += line_height(BODY) + 4
-    if beside:
-        bottom = _piles(layout, view, size, four_colour, WIDTH - MARGIN - piles_w, MARGIN, deep)
-        return max(y, bottom)
-    return _piles(layout, view, size, four_colour, MARGIN, y + 12, deep)
+    layout.label("target", MARGIN, y, target, READ, theme.muted, max_width=room)
+    _piles(layout, view, piles_x, stock_w)
 
 
-def _discard_caption(view: GameView, deep: bool) -> str:
-    caption = f"Discard · {view.discard_size}"
-    return caption + "  (1 = top card)" if deep else caption
-
-
-def _depth_font(size: CardSize) -> FontSpec:
-    return FontSpec(max(13, round(size.width * 0.36)), bold=True)
-
-
-def _pile_step(size: CardSize) -> int:
-    """Each pile card shows at least its corner and room for a two-digit depth under it."""
-    return max(size.strip, text_width("40", _depth_font(size)) + 8)
-
-
-def _pile_width(view: GameView, size: CardSize) -> int:
-    return size.fan_width(len(view.discard), _pile_step(size))
-
-
-def _piles(
-    layout: Layout,
-    view: GameView,
-    size: CardSize,
-    four_colour: bool,
-    x: int,
-    y: int,
-    deep: bool,
-) -> int:
-    """The stock, then the discard pile: its top card, or in Rummy 500 every card."""
+def _order(
+    layout: Layout, view: GameView, names: Mapping[str, str] | None, y: int, room: int
+) -> None:
+    """Who played before → whose turn it is → who plays next, on one line."""
     theme = layout.theme
-    caption_h = line_height(SMALL_BOLD) + 4
-    stock = f"Stock · {number(view.stock_size)}"
-    layout.label("stock", x, y, stock, SMALL_BOLD, theme.muted)
-    card_y = y + caption_h
+    players = [s.player for s in view.seats]
+    at = players.index(view.current) if view.current in players else 0
+    before = display_name(players[at - 1], names)
+    after = display_name(players[(at + 1) % len(players)], names)
+    current = display_name(players[at], names)
+    arrow = text_width("→", READ) + 2 * ARROW_GAP
+    prev_w, next_w = text_width(before, READ), text_width(after, READ)
+    side = max(prev_w, next_w)
+    turn = f"▶ {current} to play"
+    pill = text_width(turn, READ_BOLD) + 2 * PILL_PAD
+    if prev_w + next_w + pill + 2 * arrow > room:  # "to play" goes first, then names are cut
+        turn = f"▶ {current}"
+        pill = text_width(turn, READ_BOLD) + 2 * PILL_PAD
+    if prev_w + next_w + pill + 2 * arrow > room:
+        side = (room - min(pill, room // 2) - 2 * arrow) // 2
+        pill = room - min(prev_w, side) - min(next_w, side) - 2 * arrow
+    # Each name is a label of its own, so a right-to-left name cannot carry an arrow
+    # to its other side.
+    text_y = y + PILL_PAD // 2
+    box = layout.label("previous", MARGIN, text_y, before, READ, theme.muted, max_width=side)
+    box = layout.label("arrow:before", box.x1 + ARROW_GAP, text_y, "→", READ, theme.muted)
+    box = layout.label(
+        "turn",
+        box.x1 + ARROW_GAP,
+        y,
+        turn,
+        READ_BOLD,
+        theme.on_accent,
+        max_width=pill,
+        background=theme.accent,
+        pad=PILL_PAD,
+    )
+    box = layout.label("arrow:after", box.x1 + ARROW_GAP, text_y, "→", READ, theme.text)
+    layout.label("next", box.x1 + ARROW_GAP, text_y, after, READ, theme.text, max_width=side)
+
+
+def _piles(layout: Layout, view: GameView, x: int, stock_w: int) -> None:
+    """The stock, then the discard pile's top card (in Rummy 500, its count: the pile has
+    rows of its own)."""
+    theme = layout.theme
+    card_y = MARGIN + line_height(READ_BOLD) + 4
+    layout.label("stock", x, MARGIN, f"Stock · {number(view.stock_size)}", READ_BOLD, theme.muted)
     if view.stock_size:
-        layout.card(CardArt.card_back(size, theme.name), x, card_y)
+        layout.card(CardArt.card_back(PILE, theme.name), x, card_y)
     else:
-        _empty_slot(layout, x, card_y, size)
-    x += max(size.width, text_width(stock, SMALL_BOLD)) + PILE_GAP
-    caption = _discard_caption(view, deep)
-    layout.label("discard", x, y, caption, SMALL_BOLD, theme.muted, max_width=WIDTH - MARGIN - x)
-    bottom = card_y + size.height + 3
-    if not view.discard:
-        _empty_slot(layout, x, card_y, size)
-    elif not deep:
-        layout.card(_art(view.discard[-1], size, theme, four_colour), x, card_y)
+        _empty_slot(layout, x, card_y, PILE)
+    x += stock_w + PILE_GAP
+    caption = f"Discard · {number(view.discard_size)}"
+    layout.label("discard", x, MARGIN, caption, READ_BOLD, theme.muted)
+    if view.ruleset.deep_discard:
+        return
+    if view.discard:
+        layout.card(_art(view.discard[-1], PILE, theme, False), x, card_y)
     else:
-        bottom = _deep_pile(layout, view.discard, size, four_colour, x, card_y)
-    return bottom
+        _empty_slot(layout, x, card_y, PILE)
 
 
-def _deep_pile(
-    layout: Layout, pile: Sequence[Card], size: CardSize, four_colour: bool, x: int, y: int
-) -> int:
-    """The whole pile, bottom card first, with each card's depth under it.
+def _depth_step() -> int:
+    """Each pile card shows its corner and room for a two-digit depth under it."""
+    return max(PILE.strip, text_width("88", READ_BOLD) + 6)
 
-    Only the top card is drawn whole, outlined and with its depth in a pill; every other
-    card shows just its corner strip, even at the end of a wrapped row, so nothing but the
-    true top looks like the top.
+
+def _pile_rows() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """(left, top, width) of the Rummy 500 pile's two rows: the deepest cards in the header
+    beside the stock, the rest, with the top card, across the table below it."""
+    stock_w, _ = _pile_columns()
+    left = DEEP_PILES + stock_w + PILE_GAP
+    upper = (left, MARGIN + line_height(READ_BOLD) + 4, WIDTH - MARGIN - left)
+    return upper, (MARGIN, 0, INNER)
+
+
+def _deep_pile(layout: Layout, pile: Sequence[Card], four_colour: bool, y: int) -> None:
+    """The whole pile, bottom card first, each card's depth under it.
+
+    The row below the header holds the top cards and the row in the header the deepest, so
+    a pile that is not deep keeps to one row. Only the top card is drawn whole, outlined and
+    with its depth in a pill; every other card shows just its corner strip, so nothing but
+    the true top looks like the top. A pile too deep for both rows gets closer cards, and
+    depths under every second or third card.
     """
+    if not pile:
+        return
+    upper, lower = _pile_rows()
+    lower = (lower[0], y, lower[2])
+    full = _depth_step()
+    fits = [(w - PILE.width) // full + 1 for _, _, w in (upper, lower)]
+    count = len(pile)
+    if count <= fits[1]:
+        split = 0
+    elif count <= sum(fits):
+        split = count - fits[1]
+    else:
+        split = round(count * fits[0] / sum(fits))
+    for (x, top, width), cards, first in (
+        (upper, pile[:split], count),
+        (lower, pile[split:], count - split),
+    ):
+        if cards:
+            _pile_row(layout, cards, first, four_colour, (x, top, width))
+
+
+def _pile_row(
+    layout: Layout,
+    cards: Sequence[Card],
+    deepest: int,
+    four_colour: bool,
+    place: tuple[int, int, int],
+) -> None:
+    """One row of the pile; ``deepest`` is the depth of its first card."""
     theme = layout.theme
-    step = _pile_step(size)
-    per_row = max(1, (WIDTH - MARGIN - x - size.width) // step + 1)
-    depth_font = _depth_font(size)
-    depth_h = line_height(depth_font) + 4
-    for start in range(0, len(pile), per_row):
-        row = pile[start : start + per_row]
-        for i, card in enumerate(row):
-            depth = len(pile) - (start + i)
-            art = _art(card, size, theme, four_colour)
-            cx = x + i * step
-            if depth > 1:
-                layout.card(replace(art, cut=step), cx, y)
-                centre = cx + step // 2
-            else:
-                layout.card(art, cx, y)
-                box = Box(cx - 2, y - 2, cx + size.width + 2, y + size.height + 2)
-                layout.rect(box, None, outline=theme.accent, radius=size.radius + 2, line=3)
-                centre = cx + size.width // 2
-            top = depth == 1
-            layout.label(
-                f"depth:{depth}",
-                centre,
-                y + size.height + 5,
-                str(depth),
-                depth_font,
-                theme.on_accent if top else theme.muted,
-                align="center",
-                background=theme.accent if top else None,
-                pad=6 if top else 0,
-                kind="depth",
-            )
-        y += size.height + 5 + depth_h + 6
-    return y - 6
+    x, y, width = place
+    full = _depth_step()
+    step = full
+    if len(cards) > 1:
+        step = max(4, min(full, (width - PILE.width) // (len(cards) - 1)))
+    every = math.ceil(full / step)
+    for i, card in enumerate(cards):
+        depth = deepest - i
+        art = _art(card, PILE, theme, four_colour)
+        cx = x + i * step
+        top = depth == 1
+        if top:
+            layout.card(art, cx, y)
+            box = Box(cx - 2, y - 2, cx + PILE.width + 2, y + PILE.height + 2)
+            layout.rect(box, None, outline=theme.accent, radius=PILE.radius + 2, line=3)
+            centre = cx + PILE.width // 2
+        else:
+            layout.card(replace(art, cut=min(step, CLEAR)), cx, y)
+            centre = cx + step // 2
+        if not top and (depth % every or (depth < every + 2 and every > 1)):
+            continue
+        layout.label(
+            f"depth:{depth}",
+            centre,
+            y + PILE.height + 5,
+            str(depth),
+            READ_BOLD,
+            theme.on_accent if top else theme.muted,
+            align="center",
+            background=theme.accent if top else None,
+            pad=6 if top else 0,
+            kind="depth",
+        )
 
 
 def _empty_slot(layout: Layout, x: int, y: int, size: CardSize) -> None:
@@ -300,177 +495,151 @@ def _art(card: Card, size: CardSize, theme: Theme, four_colour: bool) -> CardArt
     return CardArt.of(card, size, theme.name, four_colour)
 
 
-class _Section:
+# --- the players' panels --------------------------------------------------------------------
+
+
+TAG_TEXT = {"turn": "▶ TURN", "dealer": "DEALER", "winner": "★ WINNER"}
+ACCENT_TAGS = frozenset({"turn", "winner"})
+
+
+def _tags(seat: SeatView, over: bool, winners: frozenset[str]) -> list[str]:
+    """The pills after the card count."""
+    tags = []
+    if seat.is_current and not over:
+        tags.append("turn")
+    if seat.is_dealer:
+        tags.append("dealer")
+    if seat.player in winners:
+        tags.append("winner")
+    return tags
+
+
+def _status_rows(width: int, count: str, tags: Sequence[str]) -> int:
+    """How many rows the card count and ``tags`` take in a panel ``width`` wide."""
+    rows, x = 1, text_width(count, READ) + 8
+    for tag in tags:
+        w = text_width(TAG_TEXT[tag], READ_BOLD) + 2 * PILL_PAD
+        if x + w > width:
+            rows, x = rows + 1, 0
+        x += w + 8
+    return rows
+
+
+def _heading_h(seat: SeatView, over: bool, winners: frozenset[str], width: int) -> int:
+    """The name row, then as many rows as the card count and the tags need."""
+    rows = _status_rows(width, plural(seat.hand_size, "card"), _tags(seat, over, winners))
+    return line_height(READ_BOLD) + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
+
+
+class _Panel:
     """One player's panel: who they are, how they stand, and the melds they made."""
 
     def __init__(
         self,
         layout: Layout,
-        size: CardSize,
         four_colour: bool,
         view: GameView,
         names: Mapping[str, str] | None,
-        width: int,
+        frame: Frame,
     ) -> None:
-        self.layout, self.size, self.four_colour, self.names = layout, size, four_colour, names
-        self.width = width
+        self.layout, self.four_colour, self.names = layout, four_colour, names
+        self.width = frame.panel_w
         self.colours = {s.player: player_colour(layout.theme, s.seat) for s in view.seats}
         self.winners = frozenset(view.winners)
         self.over = view.is_over
-        # Who laid a card off changes the score only when melded cards count for their
-        # player (Rummy 500); elsewhere the dots would be noise.
-        self.dots = view.ruleset.scoring is Scoring.HAND
         self.laid_off = False
-        self.name_font = HEADING if width > 400 else BODY_BOLD
-        self.badge_font = FontSpec(max(13, round(size.width * 0.36)), bold=True)
 
-    def draw(
-        self, owner: str, seat: SeatView | None, melds: Sequence[TableMeld], x: int, y: int
-    ) -> int:
-        """Lay out the panel with its top at ``y``; returns its bottom."""
+    def draw(self, seat: SeatView, plan: _Plan, x: int, y: int, height: int) -> None:
         layout, theme = self.layout, self.layout.theme
         under = len(layout.items)
         left, right = x + PANEL_PAD, x + self.width - PANEL_PAD
         top = y + PANEL_PAD
-        y = self._heading(owner, seat, left, right, top)
-        if melds:
-            y = self._melds(melds, left, right - left, y + 8)
+        self._heading(seat, left, right, top)
+        melds_y = top + _heading_h(seat, self.over, self.winners, right - left) + 8
+        if plan.placed or plan.left_out:
+            self._melds(seat, plan, left, melds_y)
         elif not self.over:
-            key = seat.seat if seat is not None else owner
-            layout.label(f"nomelds:{key}", left, y + 4, "no melds yet", SMALL, theme.muted)
-            y += line_height(SMALL) + 4
-        bottom = y + PANEL_PAD
-        current = seat is not None and seat.is_current and not self.over
-        box = Box(x, top - PANEL_PAD, x + self.width, bottom)
+            layout.label(f"nomelds:{seat.seat}", left, melds_y, "no melds yet", READ, theme.muted)
+        current = seat.is_current and not self.over
+        box = Box(x, y, x + self.width, y + height)
         fill, outline = (theme.current, theme.accent) if current else (theme.panel, None)
         layout.rect(box, fill, outline, RADIUS, line=3 if current else 1, under=under)
-        return bottom
 
-    def _tags(self, seat: SeatView) -> list[tuple[str, str, bool]]:
-        """(name, text, accent) of the pills after the card count."""
-        tags = []
-        if seat.is_current and not self.over:
-            tags.append(("turn", "▶ TURN", True))
-        if seat.is_dealer:
-            tags.append(("dealer", "DEALER", False))
-        if seat.player in self.winners:
-            tags.append(("winner", "★ WINNER", True))
-        return tags
-
-    def _heading(self, owner: str, seat: SeatView | None, left: int, right: int, top: int) -> int:
-        """The name and score; the card count and tags beside the name when they fit,
-        under it otherwise. Returns the bottom."""
-        layout, theme, spec = self.layout, self.layout.theme, self.name_font
-        key = seat.seat if seat is not None else owner
-        row_h = line_height(spec)
-        layout.dot(left + 6, top + row_h // 2, 12, self.colours.get(owner, theme.muted))
-        name_right = right
-        if seat is not None:
-            score = layout.label(
-                f"score:{key}",
-                right,
-                top + (row_h - line_height(BODY_BOLD)) // 2,
-                f"{number(seat.score)} pts",
-                BODY_BOLD,
-                theme.text,
-                align="right",
-            )
-            name_right = score.x0 - 12
-        name = display_name(owner, self.names)
-        if seat is None:
-            layout.label(
-                f"name:{key}", left + 20, top, name, spec, theme.text, max_width=name_right - left
-            )
-            return top + row_h
-        count = plural(seat.hand_size, "card")
-        tags = self._tags(seat)
-        status_w = text_width(count, BODY) + sum(
-            text_width(text, TAG) + 2 * PILL_PAD + 8 for _, text, _ in tags
+    def _heading(self, seat: SeatView, left: int, right: int, top: int) -> None:
+        """The name and score, then the card count and the tags, wrapping in a narrow panel."""
+        layout, theme = self.layout, self.layout.theme
+        row_h = line_height(READ_BOLD)
+        layout.dot(left + 6, top + row_h // 2, 12, self.colours.get(seat.player, theme.muted))
+        score = layout.label(
+            f"score:{seat.seat}",
+            right,
+            top,
+            f"{number(seat.score)} pts",
+            READ_BOLD,
+            theme.text,
+            align="right",
         )
-        one_row = left + 20 + text_width(name, spec) + 12 + status_w <= name_right
-        name_box = layout.label(
-            f"name:{key}",
+        name = display_name(seat.player, self.names)
+        layout.label(
+            f"name:{seat.seat}",
             left + 20,
             top,
             name,
-            spec,
+            READ_BOLD,
             theme.text,
-            max_width=name_right - left - 20,
+            max_width=score.x0 - 12 - left - 20,
         )
-        if one_row:
-            sx, sy = name_box.x1 + 12, top
-        else:
-            sx, sy = left, top + row_h + 4
-        return self._status(seat, count, tags, (sx, left, right), sy, row_h)
-
-    def _status(
-        self,
-        seat: SeatView,
-        count: str,
-        tags: list[tuple[str, str, bool]],
-        xs: tuple[int, int, int],
-        y: int,
-        h: int,
-    ) -> int:
-        """The card count and the tags from ``x``, wrapping between ``left`` and ``right``
-        in a narrow panel; returns the bottom."""
-        layout, theme = self.layout, self.layout.theme
-        x, left, right = xs
-        box = layout.label(
-            f"cards:{seat.seat}", x, y + (h - line_height(BODY)) // 2, count, BODY, theme.muted
+        pill_h = _pill_h()
+        y = top + row_h + ROW_GAP
+        count = layout.label(
+            f"cards:{seat.seat}",
+            left,
+            y + PILL_PAD // 2,
+            plural(seat.hand_size, "card"),
+            READ,
+            theme.muted,
         )
-        x = box.x1 + 8
-        pill_h = line_height(TAG) + PILL_PAD
-        for name, text, accent in tags:
+        x = count.x1 + 8
+        for name in _tags(seat, self.over, self.winners):
+            text = TAG_TEXT[name]
+            accent = name in ACCENT_TAGS
             ink, fill = (theme.on_accent, theme.accent) if accent else (theme.panel, theme.muted)
-            if x + text_width(text, TAG) + 2 * PILL_PAD > right:
-                x, y = left, y + h + 4
+            if x + text_width(text, READ_BOLD) + 2 * PILL_PAD > right:
+                x, y = left, y + pill_h + ROW_GAP
             box = layout.label(
-                f"{name}:{seat.seat}",
-                x,
-                y + (h - pill_h) // 2,
-                text,
-                TAG,
-                ink,
-                background=fill,
-                pad=PILL_PAD,
+                f"{name}:{seat.seat}", x, y, text, READ_BOLD, ink, background=fill, pad=PILL_PAD
             )
             x = box.x1 + 8
-        return y + h
 
-    def _melds(self, melds: Sequence[TableMeld], x: int, width: int, y: int) -> int:
-        layout, theme, size = self.layout, self.layout.theme, self.size
-        dots = self.dots and any(p.placed_by != m.owner for m in melds for p in m.cards)
-        block_h = size.height + 3 + (DOT + 4 if dots else 0)
-        flow = Flow(x, y, width, MELD_GAP, 8)
-        badge_h = line_height(self.badge_font) + 5
-        for meld in melds:
-            count = len(meld.cards)
-            step = size.strip
-            if size.fan_width(count) > width and count > 1:
-                step = max(6, (width - size.width) // (count - 1))
-            mx, my = flow.place(size.fan_width(count, step), block_h)
+    def _melds(self, seat: SeatView, plan: _Plan, x: int, y: int) -> None:
+        layout, theme, size = self.layout, self.layout.theme, plan.size
+        for placed in plan.placed:
+            meld, mx, my = placed.meld, x + placed.x, y + placed.y
             arts = [
                 CardArt.of(p.card, size, theme.name, self.four_colour, p.slot) for p in meld.cards
             ]
-            shown = layout.fan(arts, mx, my, step)
+            shown = layout.fan(arts, mx, my, placed.step)
+            badge_h = line_height(READ_BOLD) + BADGE_PAD
             layout.label(
                 f"meld:{meld.id}",
                 mx + 3,
                 my + size.height - badge_h - 3,
                 str(meld.id),
-                self.badge_font,
+                READ_BOLD,
                 theme.on_badge,
                 background=theme.badge,
-                pad=5,
+                pad=BADGE_PAD,
                 kind="meld",
             )
-            if not dots:
+            if not plan.dots:
                 continue
-            for placed, box in zip(meld.cards, shown, strict=True):
-                if placed.placed_by != meld.owner:
+            for card, box in zip(meld.cards, shown, strict=True):
+                if card.placed_by != meld.owner:
                     self.laid_off = True
-                    colour = self.colours.get(placed.placed_by, theme.muted)
-                    cx = box.x0 + min(step, size.strip) // 2
+                    colour = self.colours.get(card.placed_by, theme.muted)
+                    cx = box.x0 + min(placed.step, size.strip) // 2
                     layout.dot(cx, box.y1 + 3 + DOT // 2 + 2, DOT, colour)
-        return flow.bottom
+        if plan.left_out:
+            mx, my = x + plan.more_at[0], y + plan.more_at[1]
+            text = _more_text(plan.left_out)
+            layout.label(f"more:{seat.seat}", mx, my, text, READ_BOLD, theme.muted)

@@ -156,6 +156,26 @@ def classic_table() -> GameView:
     )
 
 
+def two_player_table() -> GameView:
+    """Two players in classic Rummy, one of them with four melds."""
+    melds = [
+        run(1, "ann", H, 4, 5),
+        group(2, "bob", 9, (C, D, S)),
+        group(3, "ann", 12, (C, D, H, S), laid_off={3: "bob"}),
+        run(4, "ann", S, 1, 3),
+        run(5, "ann", D, 8, 4),
+    ]
+    return view(
+        preset("classic"),
+        seats(("ann", "bob"), hand_sizes=(2, 6), scores=(17, 48), dealer=1, current=0),
+        melds=melds,
+        discard=cards("7c"),
+        discard_size=5,
+        stock_size=18,
+        round_no=2,
+    )
+
+
 def benchmark_table() -> GameView:
     """The benchmark's table: four players with four 4-card melds each, a 10-card pile."""
     melds = []

@@ -15,15 +15,22 @@ import pytest
 import rendering
 from bot.rummy.rules import preset
 from bot.rummy.views import GameView, RoundEnd, RoundResult
-from rendering.layout import Layout
+from rendering.layout import Label, Layout
 from rendering.style import DESKTOP, PHONE
+from rendering.text import FontSpec, cap_height
 from tests.rendering import scenes
 
 DESKTOP_MIN = 8.0
 PHONE_MIN = 6.0
-CROWDED_DESKTOP_MIN = 5.0
-"""Seven or eight players: everything is smaller, but still there to be read."""
+CROWDED_DESKTOP_MIN = 4.5
+"""Five to eight players, or a Rummy 500 table with its pile's row: everything is smaller,
+but still there to be read. The table keeps one size for the whole round, as high as the
+fullest table of the round needs, and a desktop shows it at most 350 pixels high."""
 CROWDED_PHONE_MIN = 4.0
+TEXT_PHONE_MIN = 7.0
+"""Every word and number on the table and the hand — names, scores, card counts, pills,
+meld numbers, pile depths, captions, the legends — at phone width."""
+PHONE_WIDTH = 360
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,7 @@ class Picture:
     kinds: frozenset[str]
     """The kinds of readable that must be in the picture."""
     players: int
+    crowded: bool = False
 
 
 def _table(name: str, scene: Callable[[], GameView], names: dict[str, str], kinds: str) -> Picture:
@@ -42,6 +50,7 @@ def _table(name: str, scene: Callable[[], GameView], names: dict[str, str], kind
         lambda: rendering.layout_table(view, names=names),
         frozenset(kinds.split()),
         len(view.seats),
+        len(view.seats) > 4 or view.ruleset.deep_discard,
     )
 
 
@@ -90,7 +99,7 @@ def test_ranks_meld_numbers_and_depths_stay_readable_in_both_display_boxes(
 ) -> None:
     heights = shown_heights(picture.layout())
     assert set(heights) == picture.kinds
-    small = picture.players <= 4
+    small = not picture.crowded
     need_desktop = DESKTOP_MIN if small else CROWDED_DESKTOP_MIN
     need_phone = PHONE_MIN if small else CROWDED_PHONE_MIN
     for kind, (desktop, phone) in heights.items():
@@ -129,8 +138,9 @@ def eight_player_round() -> tuple[GameView, RoundResult]:
 
 
 LANDSCAPE = [
-    ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.65),
-    ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.65),
+    ("table_two", lambda: rendering.layout_table(scenes.two_player_table()), 0.5),
+    ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.72),
+    ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.72),
     ("table_seven_players", lambda: rendering.layout_table(scenes.crowded_table()), 1.0),
     ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.65),
     ("summary_8", lambda: rendering.layout_round_summary(*eight_player_round()), 1.0),
@@ -156,3 +166,72 @@ def test_meld_badges_hide_no_card_rank(picture: Picture) -> None:
     for badge in badges:
         covered = [r.name for r in ranks if r.box.overlaps(badge.box)]
         assert not covered, f"{badge.name} covers {covered}"
+
+
+def _table_case(
+    name: str, scene: Callable[[], GameView], names: dict[str, str], theme: str
+) -> tuple[str, Callable[[], Layout]]:
+    def lay() -> Layout:
+        return rendering.layout_table(scene(), names=names, theme=theme)
+
+    return f"table_{name}_{theme}", lay
+
+
+def _hand_case(
+    name: str, scene: Callable[[], GameView], theme: str
+) -> tuple[str, Callable[[], Layout]]:
+    def lay() -> Layout:
+        return rendering.layout_hand(scene(), theme=theme)
+
+    return f"hand_{name}_{theme}", lay
+
+
+def _text_cases() -> list[tuple[str, Callable[[], Layout]]]:
+    """2, 4 and 7 players (and Rummy 500's pile, and a game's end) with names in several
+    scripts, and the hands, in both themes."""
+    world = {**scenes.WORLD_NAMES, "ann": "Zoë Ångström", "dee": "Дмитрий"}
+    crowded = {**scenes.CROWDED_NAMES, "cpu-1": "Šárka Čechová", "eve": "سارا"}
+    cases = []
+    for theme in ("dark", "light"):
+        cases += [
+            _table_case("2", scenes.two_player_table, world, theme),
+            _table_case("4", scenes.classic_table, world, theme),
+            _table_case("4_500", scenes.deep_discard_table, world, theme),
+            _table_case("7", scenes.crowded_table, crowded, theme),
+            _table_case("over", scenes.finished_game, world, theme),
+            _hand_case("13", scenes.thirteen_card_hand, theme),
+            _hand_case("take", scenes.deep_take_hand, theme),
+        ]
+    return cases
+
+
+TEXT_CASES = _text_cases()
+
+
+def phone_caps(layout: Layout) -> dict[str, float]:
+    """How tall each label's capitals are when the picture is shown 360 pixels wide."""
+    scale = min(1.0, PHONE_WIDTH / layout.width)
+    return {i.name: cap_height(i.font) * scale for i in layout.items if isinstance(i, Label)}
+
+
+@pytest.mark.parametrize(("name", "layout"), TEXT_CASES, ids=[n for n, _ in TEXT_CASES])
+def test_every_word_and_number_reads_at_phone_width(
+    name: str, layout: Callable[[], Layout]
+) -> None:
+    caps = phone_caps(layout())
+    kinds = {label.split(":")[0] for label in caps}
+    if name.startswith("table"):
+        assert {"name", "score", "cards", "dealer", "meld", "stock", "title"} <= kinds
+        assert kinds & {"turn", "winner"}
+    else:
+        assert {"index", "mark", "legend", "title"} <= kinds
+    small = {label: round(cap, 1) for label, cap in caps.items() if cap < TEXT_PHONE_MIN}
+    assert not small, f"{name}: {small}"
+
+
+def test_the_text_measure_can_fail() -> None:
+    """The table of before: its pills and legend were 5 pixels tall on a phone."""
+    layout = rendering.layout_table(scenes.classic_table())
+    tag = FontSpec(16, bold=True)
+    assert cap_height(tag) * PHONE_WIDTH / layout.width < TEXT_PHONE_MIN
+    assert min(phone_caps(layout).values()) >= TEXT_PHONE_MIN

@@ -10,7 +10,7 @@ from bot.rummy.rules import preset
 from rendering import layout_table
 from rendering.layout import CardItem, Dot, Label, Layout
 from rendering.style import WIDTH
-from rendering.table import CANDIDATES, DOT
+from rendering.table import CARD_WIDTHS, DOT, table_size
 from rendering.text import ELLIPSIS
 from rendering.theme import DARK, player_colour
 from tests.rendering import scenes
@@ -100,23 +100,31 @@ def test_classic_shows_only_the_top_discard() -> None:
 def test_rummy_500_fans_the_whole_pile_with_depths() -> None:
     view = scenes.deep_discard_table()
     layout = layout_table(view, names=scenes.NAMES)
-    shown = texts(layout)
-    assert [shown[f"depth:{d}"] for d in range(1, 41)] == [str(d) for d in range(1, 41)]
+    depth = {i.name: i for i in layout.items if isinstance(i, Label) and i.kind == "depth"}
     boxes = dict(layout.labels)
     pile = [c for c in cards(layout) if c.y < boxes["name:0"].y0]
     assert len(pile) == 40  # the stock is empty, so every card up there is the pile
     top = pile[-1]
     assert (top.art.rank, top.art.suit) == view.discard[-1].face
     assert boxes["depth:1"].x0 >= top.x  # depth 1 sits under the top card
-    assert boxes["depth:40"].y0 < boxes["depth:1"].y0  # the pile wraps onto a second row
-    # Only the true top card is drawn whole: the card ending a wrapped row is cut to its
-    # strip like every card under the top, so it cannot pass for the top.
+    assert boxes["depth:40"].y0 < boxes["depth:1"].y0  # the deepest cards are in the header
+    # Only the true top card is drawn whole: the card ending a row is cut to its strip like
+    # every card under the top, so it cannot pass for the top.
     assert top.art.cut == 0
     assert all(c.art.cut > 0 for c in pile[:-1])
-    depth = {i.name: i for i in layout.items if isinstance(i, Label) and i.kind == "depth"}
-    assert len(depth) == 40
+    # Forty cards are more than the two rows hold with a depth under each: every second one.
+    assert {int(name.split(":")[1]) for name in depth} >= {1, 40, 30, 20, 10}
     assert depth["depth:1"].background == DARK.accent
     assert all(d.background is None for name, d in depth.items() if name != "depth:1")
+
+
+def test_a_shallow_pile_keeps_to_the_row_under_the_header_with_every_depth() -> None:
+    view = replace(scenes.deep_discard_table(), discard=scenes.deep_discard_table().discard[:12])
+    layout = layout_table(view, names=scenes.NAMES)
+    shown = texts(layout)
+    assert [shown[f"depth:{d}"] for d in range(1, 13)] == [str(d) for d in range(1, 13)]
+    boxes = dict(layout.labels)
+    assert len({boxes[f"depth:{d}"].y0 for d in range(2, 13)}) == 1
 
 
 def test_long_names_are_cut_with_an_ellipsis_and_ids_stand_in_for_missing_names() -> None:
@@ -149,18 +157,34 @@ def test_a_crowded_table_shrinks_its_cards() -> None:
         scenes.run(i + 1, players[i % 8], Suit(i % 4), 1 + (i * 3) % 10, 3, copy=i % 2)
         for i in range(36)
     ]
-    view = scenes.view(preset("500"), scenes.seats(players), melds=melds)
+    view = scenes.view(preset("parlett"), scenes.seats(players[:7]), melds=melds[:21])
     layout = layout_table(view)
-    widths = {c.art.size.width for c in cards(layout)}
+    boxes = dict(layout.labels)
+    widths = {c.art.size.width for c in cards(layout) if c.y > boxes["name:0"].y0}
     assert len(widths) == 1
-    assert widths.pop() < CANDIDATES[False][0][1]
+    assert widths.pop() < CARD_WIDTHS[0]
+    assert layout.size == table_size(view)
     assert layout.height <= WIDTH  # at most as high as wide
+    assert not [name for name in boxes if name.startswith("more:")]  # every meld shown
 
 
-def test_a_small_table_is_landscape() -> None:
+def test_a_table_too_full_for_its_frame_says_how_many_melds_it_leaves_out() -> None:
+    melds = [scenes.run(i + 1, "ann", Suit(i % 4), 1, 13, copy=i % 2) for i in range(8)]
+    view = scenes.view(preset("500"), scenes.seats(["ann", "bob"]), melds=melds)
+    layout = layout_table(view)
+    shown = texts(layout)
+    badges = [name for name in shown if name.startswith("meld:")]
+    assert shown["more:0"] == f"+{8 - len(badges)} more"
+    assert 0 < len(badges) < 8
+    assert layout.size == table_size(view)
+
+
+def test_a_small_table_is_landscape_with_its_largest_cards() -> None:
     layout = layout_table(scenes.classic_table(), names=scenes.NAMES)
-    assert layout.height <= 0.65 * layout.width
-    assert {c.art.size.width for c in cards(layout)} == {CANDIDATES[True][0][1]}
+    assert layout.height <= 0.72 * layout.width
+    boxes = dict(layout.labels)
+    melds = {c.art.size.width for c in cards(layout) if c.y > boxes["name:0"].y0}
+    assert melds == {CARD_WIDTHS[0]}
 
 
 def test_scores_have_thousands_separators() -> None:
