@@ -407,7 +407,7 @@ async def main(args: argparse.Namespace) -> None:
                 interval = args.games / args.rates[0] if args.rates else 1.0
                 until = time.monotonic() + args.warmup
                 await asyncio.gather(
-                    *(drive(fake, g, interval, until, human=not args.rates) for g in games)
+                    *(drive(fake, g, interval, until, human=args.human > 0) for g in games)
                 )
                 await settle(fake)
             phases: list[tuple[str, float | None]] = []
@@ -483,7 +483,12 @@ if __name__ == "__main__":
         "--rates", type=lambda s: [float(x) for x in s.split(",") if x], default=[40.0]
     )
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--warmup", type=float, default=20.0)
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=60.0,
+        help="seconds of play first (everyone past a first turn)",
+    )
     parser.add_argument(
         "--human", type=float, default=60.0, help="seconds at human pace first (0: none)"
     )

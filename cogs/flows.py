@@ -74,6 +74,16 @@ def mark_active(interaction: Interaction, session: s.Session, player: str) -> No
         notifier(interaction).touch(session.game_id, session.guild_id, session.channel_id, player)
 
 
+def set_quiet(interaction: Interaction, away: bool) -> None:
+    """The person's choice reaches the display at once (it is stored already)."""
+    with contextlib.suppress(RuntimeError):
+        quiet = notifier(interaction).quiet_users
+        if away:
+            quiet.add(interaction.user.id)
+        else:
+            quiet.discard(interaction.user.id)
+
+
 def is_moderator(interaction: Interaction, permission: str = "manage_messages") -> bool:
     if interaction.guild_id is None:
         return False

@@ -31,7 +31,7 @@ from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
-from cogs.display.pings import Pings
+from cogs.display.pings import NO_MENTIONS, Pings
 from rendering import render_hand
 
 DM_CLOSED = 50007
@@ -280,11 +280,12 @@ class Hands:
             if notify:
                 await self.pings.ping(messages, channel, player, user_id, text)
                 return
+            # Not their turn: named, not pinged (their turn's mention will come).
             await self.pace()
             await channel.send(
                 text,
                 view=components.table_view(messages.game_id, messages.locale),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
+                allowed_mentions=NO_MENTIONS,
             )
             return
         if notify:

@@ -55,6 +55,7 @@ class Notifier(commands.Cog):
         return self.bot.sessions
 
     async def cog_load(self) -> None:
+        self.quiet_users.update(await self.manager.notified_when_away())
         self.manager.add_listener(self.on_commit)
         self.bot.provide(Notifier, self)
 
