@@ -15,6 +15,28 @@ HOOK_LIFETIME = 14 * 60
 """Seconds an interaction's webhook is used for; Discord keeps it valid for 15 minutes."""
 
 
+@dataclass(frozen=True)
+class Hook:
+    """An interaction's webhook and the hand message it can change: the message it came
+    from (``followup`` False) or one it sent as a follow-up."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int
+    followup: bool = False
+
+    async def edit(self, **fields: Any) -> None:
+        if self.followup:
+            await self.interaction.followup.edit_message(self.message_id, **fields)
+        else:
+            await self.interaction.edit_original_response(**fields)
+
+    async def delete(self) -> None:
+        if self.followup:
+            await self.interaction.followup.delete_message(self.message_id)
+        else:
+            await self.interaction.delete_original_response()
+
+
 KEPT_TURNS = 16
 """Turns of the game's recent moves kept: one round of the largest table and then some, so
 that every player's "since your last turn" is whole."""
@@ -71,10 +93,10 @@ class GameMessages:
     notices: list[tuple[str, str, int]] = field(default_factory=list)
     """Turn-timer messages still to send: (player or name, "reminder" | "replaced" |
     "back", deadline as a Unix time)."""
-    hooks: dict[str, tuple[discord.Interaction[Any], int]] = field(default_factory=dict)
-    """player -> (their last interaction on their hand DM, that message's id): its webhook
-    edits and deletes that message for 15 minutes without counting against the global
-    rate limit."""
+    hooks: dict[str, Hook] = field(default_factory=dict)
+    """player -> their last interaction on their hand DM and the hand message it can change:
+    its webhook edits and deletes that message, and sends the next one as a follow-up, for
+    15 minutes without counting against the global rate limit."""
     claims: set[str] = field(default_factory=set)
     """Hands an interaction is showing itself (so the worker leaves them alone)."""
     latest: s.Committed | None = None
@@ -110,11 +132,11 @@ class GameMessages:
                 return self.notes[i + 1 :]
         return list(self.notes)
 
-    def hook(self, player: str, message_id: int) -> discord.Interaction[Any] | None:
-        """The live interaction on ``player``'s hand message ``message_id``, if any."""
+    def hook(self, player: str, message_id: int | None = None) -> Hook | None:
+        """The live interaction of ``player`` that can change their hand message
+        ``message_id`` (None: whichever message it can change, to send a follow-up)."""
         found = self.hooks.get(player)
-        if found is None or found[1] != message_id:
+        if found is None or (message_id is not None and found.message_id != message_id):
             return None
-        interaction = found[0]
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        return interaction if age < HOOK_LIFETIME else None
+        age = (discord.utils.utcnow() - found.interaction.created_at).total_seconds()
+        return found if age < HOOK_LIFETIME else None

@@ -28,7 +28,7 @@ from bot.rummy import Action, GameView
 from bot.sessions.messages import MessageKind
 from cogs import components, present
 from cogs.display import recent
-from cogs.display.game_messages import GameMessages
+from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS, Pings
@@ -189,23 +189,41 @@ class Hands:
         if content is None:
             return
         old = messages.hand_messages.get(player)
-        try:
-            dm_channel = await self._dm_channel(user_id)
-            await self.pace()
-            sent = await dm_channel.send(
-                content, file=file or discord.utils.MISSING, view=buttons or discord.utils.MISSING
-            )
-        except discord.Forbidden as error:
-            if error.code != DM_CLOSED and error.status != 403:
-                raise
-            await self._dm_closed(messages, channel, player, user_id, notify)
-            return
+        hook = messages.hook(player)
+        sent: discord.Message | discord.WebhookMessage | None = None
+        if hook is not None:
+            # A follow-up of their last click in the DM: a new message there, like any
+            # other, but through the interaction's webhook (free of the global limit).
+            with contextlib.suppress(discord.HTTPException):
+                sent = await hook.interaction.followup.send(
+                    content,
+                    file=file or discord.utils.MISSING,
+                    view=buttons or discord.utils.MISSING,
+                    wait=True,
+                )
+        if sent is None:
+            file = _again(file)
+            try:
+                dm_channel = await self._dm_channel(user_id)
+                await self.pace()
+                sent = await dm_channel.send(
+                    content,
+                    file=file or discord.utils.MISSING,
+                    view=buttons or discord.utils.MISSING,
+                )
+            except discord.Forbidden as error:
+                if error.code != DM_CLOSED and error.status != 403:
+                    raise
+                await self._dm_closed(messages, channel, player, user_id, notify)
+                return
         was_tidied = player in messages.collapsed
         messages.collapsed.discard(player)
         messages.news.discard(player)
         self.keeper.keep_hand(messages, player, (sent.channel.id, sent.id))
         if old is not None:
             await self._delete_old_hand(messages, player, old, free_only=was_tidied)
+        if hook is not None and isinstance(sent, discord.WebhookMessage):
+            messages.hooks[player] = Hook(hook.interaction, sent.id, followup=True)
 
     async def _edit(
         self,
@@ -220,9 +238,7 @@ class Hands:
         hook = messages.hook(player, old[1])
         if hook is not None:
             try:
-                await hook.edit_original_response(
-                    content=content, attachments=_files(file), view=buttons
-                )
+                await hook.edit(content=content, attachments=_files(file), view=buttons)
                 return
             except discord.HTTPException:
                 messages.hooks.pop(player, None)
@@ -239,10 +255,10 @@ class Hands:
         """The previous hand message goes once a new one notified its owner; one already
         tidied to its line stays when deleting it would cost a rate-limited call."""
         hook = messages.hook(player, old[1])
-        messages.hooks.pop(player, None)
         if hook is not None:
+            messages.hooks.pop(player, None)
             try:
-                await hook.delete_original_response()
+                await hook.delete()
                 return
             except discord.HTTPException:
                 pass

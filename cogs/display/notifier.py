@@ -18,7 +18,7 @@ from bot.i18n import catalog_locale
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
 from cogs.display.channel import ChannelPosts
-from cogs.display.game_messages import GameMessages
+from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hands
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import PACE, Pacer
@@ -160,7 +160,7 @@ class Notifier(commands.Cog):
     ) -> None:
         messages = self.games.get(game_id)
         if messages is not None:
-            messages.hooks[player] = (interaction, message_id)
+            messages.hooks[player] = Hook(interaction, message_id)
 
     def set_lobby_message(self, game_id: int, guild_id: int, channel_id: int, message: int) -> None:
         messages = self.messages_of(game_id, guild_id, channel_id)

@@ -218,6 +218,7 @@ async def test_with_closed_dms_each_turn_begins_with_one_mention(
 
 async def test_notified_only_when_away(bots: Bots, cog_problems: list[logging.LogRecord]) -> None:
     async with bots.table("ann", "bob") as table:
+        table.sessions.add_listener(table.record)
         fake = table.fake
         ann, bob = table.players
         said = await table.text(ann, "rummy notify", when="when_away")
