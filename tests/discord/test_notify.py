@@ -172,6 +172,12 @@ async def test_each_turn_begins_with_exactly_one_new_dm(
         dealt = 0 if player == first else 1
         assert _dm_count(fake, user) == turns[player] + dealt, user.name
         assert not any(m.pinged(user) for m in fake.messages(table.channel, deleted=True))
+    # Every player's DM said how the round ended and what it meant for them.
+    for user in table.players:
+        seen = [v for m in fake.dms(user, deleted=True) for v in (*m.versions, m.content)]
+        told = [v for v in seen if "Round 1 is over." in v]
+        assert told, user.name
+        assert any("Your points: " in v and "New deal." in v for v in told), user.name
     # Only the newest hand message of each player shows a picture; older ones are gone or
     # tidied to their line.
     for user in table.players:
