@@ -2,12 +2,17 @@
 
 The bot runs as a separate process (``python -m bot``) pointed at the fake; each game is
 driven by two simulated players who read their hand DMs and press its buttons and menus,
-like people would. Prints, per move rate: the median and 99th percentile from an
-interaction's arrival to its answer, the 99th percentile until the table and the hand show
-the move, the API calls under the global rate limit per ordinary turn (draw plus discard),
-and the bot's memory per live game.
+or (every other game with ``--path both``, the default) who play by slash commands
+(``/draw source:stock``, then ``/discard``), like people would. First a minute at human
+pace (a move every 5 to 20 s per game), then at each move rate of ``--rates``; for each,
+per path: the API calls under the global rate limit per ordinary turn (a draw from the
+stock, then a discard; median and mean over the turns, each turn counting its game's calls
+until the game's next turn begins), the median and 99th percentile from an interaction's
+arrival to its answer, and the 99th percentile until the move is shown (a move within a
+turn: the mover's hand; a turn's last move: the table too, and the next player's hand
+offering their turn); and the bot's memory per live game.
 
-    .venv/bin/python benchmarks/bench_discord.py --games 200 --rates 40 --seconds 30
+    .venv/bin/python benchmarks/bench_discord.py --games 200 --rates 40,50,60 --seconds 30
     .venv/bin/python benchmarks/bench_discord.py --games 200 --rates 40,80,120,160 --seconds 20
 
 ``--hard N`` seats a hard computer player in N of the games (it thinks in the bot's process
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import random
 import statistics
@@ -46,11 +52,19 @@ from tests.discord.fake import Channel, FakeDiscord, Message, User  # noqa: E402
 class Game:
     channel: Channel
     players: tuple[User, User]
+    slash: bool = False
+    """The players move by slash commands (else by their DM buttons and menus)."""
     answers: list[float] = field(default_factory=list)
     shown: list[float] = field(default_factory=list)
     turns: int = 0
     stuck: int = 0
     hard: bool = False
+    starts: list[tuple[float, bool]] = field(default_factory=list)
+    """When each turn began (its first move was made) and whether it is ordinary (a draw
+    from the stock, then a discard)."""
+    last_turn: int = -1
+    """The turn number of the last draw made (slash players: the next move is a discard)."""
+    drawer: User | None = None
 
 
 def rss_kib(pid: int) -> int:
@@ -84,6 +98,10 @@ def pick(message: Message, prefix: str) -> str | None:
     return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
 
 
+def turn_of(custom_id: str) -> int:
+    return int(custom_id.rsplit(":", 1)[1])
+
+
 async def setup_game(fake: FakeDiscord, game: Game) -> None:
     host, guest = game.players
     steps: tuple[tuple[User, str, dict[str, Any]], ...] = (
@@ -106,7 +124,9 @@ async def setup_game(fake: FakeDiscord, game: Game) -> None:
 
 
 async def one_move(fake: FakeDiscord, game: Game) -> bool:
-    """The player to move presses the next button; False when nobody can move yet."""
+    """The player to move makes the next move; False when nobody can move yet."""
+    if game.slash:
+        return await _slash_move(fake, game)
     for user in game.players:
         dm = hand_dm(fake, user)
         if dm is None:
@@ -120,19 +140,20 @@ async def one_move(fake: FakeDiscord, game: Game) -> bool:
         table_edits = table.edits if table is not None else 0
         dm_edits = dm.edits
         if draw is not None:
+            game.starts.append((started, draw.startswith("rummy:do:draw:")))
             ix = await fake.click(user, dm, draw)
+            ends = draw.startswith("rummy:do:end:")
         else:
             assert discard is not None
             component = dm.component(discard)
             assert component is not None
             ix = await fake.select(user, dm, discard, [component["options"][0]["value"]])
             game.turns += 1
+            ends = True
         await ix.response(30)
         if ix.latency is not None:
             game.answers.append(ix.latency)
-        watch = asyncio.create_task(shown(fake, game, ix.created, table, table_edits, dm, dm_edits))
-        WATCHERS.add(watch)
-        watch.add_done_callback(WATCHERS.discard)
+        _watch(fake, game, ix.created, table, table_edits, dm, dm_edits, user, ends)
         # The next move needs the hand to show this one (its buttons come with it).
         deadline = started + 30
         while time.monotonic() < deadline and not (dm.edits > dm_edits or dm.deleted):
@@ -141,7 +162,61 @@ async def one_move(fake: FakeDiscord, game: Game) -> bool:
     return False
 
 
+async def _slash_move(fake: FakeDiscord, game: Game) -> bool:
+    """/draw source:stock when a player's hand DM offers this turn's draw, then
+    /discard with the first card autocomplete offers."""
+    user = game.drawer
+    table = table_message(fake, game.channel)
+    table_edits = table.edits if table is not None else 0
+    if user is None:
+        for candidate in game.players:
+            dm = hand_dm(fake, candidate)
+            draw = pick(dm, "rummy:do:draw:") if dm is not None else None
+            if draw is not None and turn_of(draw) > game.last_turn:
+                game.last_turn = turn_of(draw)
+                game.starts.append((time.monotonic(), True))
+                ix = await fake.slash(candidate, game.channel, "draw", source="stock")
+                await ix.response(30)
+                await ix.wait_until(lambda i: any(m.content for m in i.messages), 30)
+                if ix.latency is not None:
+                    game.answers.append(ix.latency)
+                game.drawer = candidate
+                return True
+        return False
+    choices = await fake.autocomplete(user, game.channel, "discard", focused="card", card="")
+    dm = hand_dm(fake, user)
+    assert dm is not None
+    assert choices
+    ix = await fake.slash(user, game.channel, "discard", card=choices[0]["value"])
+    await ix.response(30)
+    await ix.wait_until(lambda i: any(m.content for m in i.messages), 30)
+    if ix.latency is not None:
+        game.answers.append(ix.latency)
+    game.turns += 1
+    game.drawer = None
+    _watch(fake, game, ix.created, table, table_edits, dm, dm.edits, user, True)
+    return True
+
+
 WATCHERS: set[asyncio.Task[None]] = set()
+
+
+def _watch(
+    fake: FakeDiscord,
+    game: Game,
+    created: float,
+    table: Message | None,
+    table_edits: int,
+    dm: Message,
+    dm_edits: int,
+    mover: User,
+    ends: bool,
+) -> None:
+    watch = asyncio.create_task(
+        shown(fake, game, created, table, table_edits, dm, dm_edits, mover, ends)
+    )
+    WATCHERS.add(watch)
+    watch.add_done_callback(WATCHERS.discard)
 
 
 async def shown(
@@ -152,25 +227,43 @@ async def shown(
     table_edits: int,
     dm: Message,
     dm_edits: int,
+    mover: User,
+    ends: bool,
 ) -> None:
-    """Record when both the table and the mover's hand show a move."""
+    """Record when the move is shown: a move within the turn when the mover's hand shows it;
+    the turn's last move when the table does too and the next player's hand offers them
+    their turn."""
     deadline = created + 60
+    other = next(u for u in game.players if u is not mover)
     while time.monotonic() < deadline:
-        now_table = table_message(fake, game.channel)
-        table_done = now_table is not None and (
-            now_table is not table or now_table.edits > table_edits
-        )
-        if table_done and (dm.edits > dm_edits or dm.deleted):
+        hand_done = dm.edits > dm_edits or dm.deleted or game.slash
+        done = hand_done
+        if ends:
+            now_table = table_message(fake, game.channel)
+            table_done = now_table is not None and (
+                now_table is not table or now_table.edits > table_edits
+            )
+            nxt = hand_dm(fake, other)
+            draw = (pick(nxt, "rummy:do:draw:") or pick(nxt, "rummy:do:end:")) if nxt else None
+            done = hand_done and table_done and draw is not None
+        if done:
             game.shown.append(time.monotonic() - created)
             return
         await asyncio.sleep(0.05)
 
 
-async def drive(fake: FakeDiscord, game: Game, interval: float, until: float) -> None:
-    """Moves at random times, ``interval`` seconds apart on average (a Poisson process):
-    a move that is late because the last one was slow to show goes as soon as it can."""
+async def drive(
+    fake: FakeDiscord, game: Game, interval: float, until: float, human: bool = False
+) -> None:
+    """Moves at random times, ``interval`` seconds apart on average (a Poisson process),
+    or, ``human``, 5 to 20 s apart: a move that is late because the last one was slow to
+    show goes as soon as it can."""
     rng = random.Random(game.channel.id)
-    due = time.monotonic() + rng.expovariate(1 / interval)
+
+    def gap() -> float:
+        return rng.uniform(5.0, 20.0) if human else rng.expovariate(1 / interval)
+
+    due = time.monotonic() + (rng.uniform(0.0, 20.0) if human else gap())
     while due < until:
         await asyncio.sleep(max(0.0, due - time.monotonic()))
         while not await one_move(fake, game):
@@ -178,7 +271,30 @@ async def drive(fake: FakeDiscord, game: Game, interval: float, until: float) ->
             if time.monotonic() > until:
                 return
             await asyncio.sleep(0.05)
-        due += rng.expovariate(1 / interval)
+        due += gap()
+
+
+def calls_per_turn(fake: FakeDiscord, games: list[Game], since: float, until: float) -> list[int]:
+    """Calls under the global limit each ordinary turn caused: a game's calls between the
+    start of one of its turns and the start of its next (turns begun in the window)."""
+    owner: dict[str, Game] = {}
+    for game in games:
+        owner[str(game.channel.id)] = game
+        for user in game.players:
+            owner[str(fake.dm_channel(user).id)] = game
+    calls: dict[int, list[float]] = {id(g): [] for g in games}
+    for record in fake.counted_requests(since):
+        parts = record.path.split("/")
+        if len(parts) > 2 and parts[1] == "channels" and parts[2] in owner:
+            calls[id(owner[parts[2]])].append(record.at)
+    counts: list[int] = []
+    for game in games:
+        starts = [(at, ordinary) for at, ordinary in game.starts if since <= at <= until]
+        times = calls[id(game)]
+        for (begin, ordinary), (end, _) in itertools.pairwise(starts):
+            if ordinary:
+                counts.append(sum(1 for at in times if begin <= at < end))
+    return counts
 
 
 IGNORED: set[str] = set()
@@ -246,6 +362,7 @@ async def main(args: argparse.Namespace) -> None:
             Game(
                 guild.add_text_channel(f"table-{i}"),
                 (fake.add_user(f"host{i}"), fake.add_user(f"guest{i}")),
+                slash=args.path == "slash" or (args.path == "both" and i % 2 == 1),
             )
             for i in range(args.games)
         ]
@@ -287,45 +404,68 @@ async def main(args: argparse.Namespace) -> None:
             )
             if args.warmup > 0:
                 # Every player moves once or twice first: the steady state is what is measured.
-                interval = args.games / args.rates[0]
+                interval = args.games / args.rates[0] if args.rates else 1.0
                 until = time.monotonic() + args.warmup
-                await asyncio.gather(*(drive(fake, g, interval, until) for g in games))
+                await asyncio.gather(
+                    *(drive(fake, g, interval, until, human=args.human > 0) for g in games)
+                )
                 await settle(fake)
-            for rate in args.rates:
+            phases: list[tuple[str, float | None]] = []
+            if args.human > 0:
+                phases.append(("human pace (a move every 5-20 s per game)", None))
+            phases.extend((f"rate {rate:g}/s", rate) for rate in args.rates)
+            for label, rate in phases:
                 for g in games:
                     g.answers.clear()
                     g.shown.clear()
+                    g.starts.clear()
                     g.turns = 0
                 since = time.monotonic()
-                until = since + args.seconds
-                interval = args.games / rate
-                await asyncio.gather(*(drive(fake, g, interval, until) for g in games))
+                seconds = args.human if rate is None else args.seconds
+                until = since + seconds
+                interval = args.games / rate if rate else 1.0
+                await asyncio.gather(
+                    *(drive(fake, g, interval, until, human=rate is None) for g in games)
+                )
                 elapsed = time.monotonic() - since
                 await asyncio.gather(*WATCHERS)
-                counted = [r for r in fake.counted_requests(since) if r.at <= since + elapsed]
-                moved = sum(len(g.answers) for g in games)
-                answers = [a for g in games for a in g.answers]
-                shown = [s for g in games for s in g.shown]
-                turns = sum(g.turns for g in games)
-                # Calls the moves caused, including those sent after the window closed.
-                counted = fake.counted_requests(since)
-                limited = sum(1 for r in fake.requests if r.at >= since and r.limited)
                 await settle(fake)
+                moved = sum(len(g.answers) for g in games)
+                limited = sum(1 for r in fake.requests if r.at >= since and r.limited)
                 print(
-                    f"rate {rate}/s (achieved {moved / elapsed:.1f} moves/s):"
-                    f" answer median {statistics.median(answers) * 1000:.0f} ms,"
-                    f" p99 {pct(answers, 0.99) * 1000:.0f} ms;"
-                    f" table+hand shown p99 {pct(shown, 0.99) * 1000:.0f} ms;"
-                    f" {len(counted) / max(turns, 1):.2f} rate-limited calls per turn"
-                    f" ({turns} turns, {limited} answered 429)"
+                    f"{label} (achieved {moved / elapsed:.1f} moves/s,"
+                    f" {len(games)} games, {limited} answered 429):"
                 )
-                routes: dict[str, int] = {}
-                for r in counted:
-                    routes[r.route] = routes.get(r.route, 0) + 1
-                print(
-                    "  calls:",
-                    ", ".join(f"{n} {k}" for k, n in sorted(routes.items(), key=lambda x: -x[1])),
-                )
+                for name, slash in (("DM buttons and menus", False), ("slash commands", True)):
+                    chosen = [g for g in games if g.slash is slash]
+                    if not chosen:
+                        continue
+                    answers = [a for g in chosen for a in g.answers]
+                    shown = [x for g in chosen for x in g.shown]
+                    per_turn = calls_per_turn(fake, chosen, since, since + elapsed)
+                    routes: dict[str, int] = {}
+                    owned = {str(g.channel.id) for g in chosen} | {
+                        str(fake.dm_channel(u).id) for g in chosen for u in g.players
+                    }
+                    for r in fake.counted_requests(since):
+                        parts = r.path.split("/")
+                        if len(parts) > 2 and parts[2] in owned:
+                            routes[r.route] = routes.get(r.route, 0) + 1
+                    print(
+                        f"  {name}: calls under the global limit per ordinary turn: median"
+                        f" {statistics.median(per_turn) if per_turn else float('nan'):g},"
+                        f" mean {statistics.fmean(per_turn) if per_turn else float('nan'):.2f}"
+                        f" ({len(per_turn)} turns); answer median"
+                        f" {statistics.median(answers) * 1000:.0f} ms,"
+                        f" p99 {pct(answers, 0.99) * 1000:.0f} ms; shown p99"
+                        f" {pct(shown, 0.99) * 1000:.0f} ms"
+                    )
+                    print(
+                        "    calls:",
+                        ", ".join(
+                            f"{n} {k}" for k, n in sorted(routes.items(), key=lambda x: -x[1])
+                        ),
+                    )
             print(f"bot memory at the end {rss_kib(bot.pid) / 1024:.1f} MiB")
         finally:
             bot.terminate()
@@ -339,9 +479,22 @@ if __name__ == "__main__":
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rates", type=lambda s: [float(x) for x in s.split(",")], default=[40.0])
+    parser.add_argument(
+        "--rates", type=lambda s: [float(x) for x in s.split(",") if x], default=[40.0]
+    )
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--warmup", type=float, default=20.0)
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=60.0,
+        help="seconds of play first (everyone past a first turn)",
+    )
+    parser.add_argument(
+        "--human", type=float, default=60.0, help="seconds at human pace first (0: none)"
+    )
+    parser.add_argument(
+        "--path", choices=("dm", "slash", "both"), default="both", help="how the players move"
+    )
     parser.add_argument("--hard", type=int, default=0, help="games with a hard computer player")
     parser.add_argument("--hard-moves", type=int, default=30, help="hard moves timed first")
     asyncio.run(main(parser.parse_args()))

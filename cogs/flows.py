@@ -24,7 +24,7 @@ from bot.sessions.messages import MessageKind
 from cogs import components, present
 from cogs.client import Interaction
 from cogs.display.game_messages import GameMessages
-from cogs.display.hands import Hand, hand_message
+from cogs.display.hands import Hand, dm_hand, hand_message
 from cogs.display.notifier import Notifier
 from cogs.items import Clicks
 from cogs.replies import Refused, guarded, send
@@ -72,6 +72,16 @@ def seated(session: s.Session, interaction: Interaction) -> str:
 def mark_active(interaction: Interaction, session: s.Session, player: str) -> None:
     with contextlib.suppress(RuntimeError):
         notifier(interaction).touch(session.game_id, session.guild_id, session.channel_id, player)
+
+
+def set_quiet(interaction: Interaction, away: bool) -> None:
+    """The person's choice reaches the display at once (it is stored already)."""
+    with contextlib.suppress(RuntimeError):
+        quiet = notifier(interaction).quiet_users
+        if away:
+            quiet.add(interaction.user.id)
+        else:
+            quiet.discard(interaction.user.id)
 
 
 def is_moderator(interaction: Interaction, permission: str = "manage_messages") -> bool:
@@ -360,13 +370,27 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         key = f"hand:{player}"
         if in_dm:
             display.claim(game_id, session.guild_id, session.channel_id, key)
-        shown = False
+        shown = tidied = False
         dm: tuple[int, int] | None = None
+        seq: int | None = None
         try:
             event = await session.apply(player, action, turn=turn)
+            seq = event.seq
             messages = display.messages_of(game_id, session.guild_id, session.channel_id)
             loc = locale_of(interaction)
-            content, file, view = await committed_hand(event, messages, player, loc)
+            if in_dm:
+                # The DM's hand says what happened since the last turn: the listener's notes.
+                await display.caught_up(game_id, event.seq)
+                (content, file, view), tidied = await dm_hand(
+                    messages,
+                    event.views.get(player),
+                    event.legal.get(player, ()),
+                    player,
+                    loc,
+                    ended=event.turn != turn,
+                )
+            else:
+                content, file, view = await committed_hand(event, messages, player, loc)
             await interaction.edit_original_response(
                 content=content,
                 attachments=[file] if file is not None else [],
@@ -378,7 +402,7 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
                 display.remember_hook(game_id, player, interaction, interaction.message.id)
         finally:
             if in_dm:
-                display.release(game_id, key, shown=shown, dm=dm)
+                display.release(game_id, key, shown=shown, dm=dm, seq=seq, tidied=tidied)
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
 

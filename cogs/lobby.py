@@ -29,6 +29,10 @@ LEVELS = [
 ]
 DEFAULT_TIMER = 2
 """Minutes a turn may take unless the host chooses otherwise."""
+NOTIFY = [
+    app_commands.Choice(name="every_turn", value="every_turn"),
+    app_commands.Choice(name="when_away", value="when_away"),
+]
 SCORINGS = [
     app_commands.Choice(name="positive", value="positive"),
     app_commands.Choice(name="negative", value="negative"),
@@ -153,6 +157,22 @@ class Lobby(commands.Cog):
             text = present.table_text(view, names, loc)
             picture = await asyncio.to_thread(render_table, view, names=names)
             await send(interaction, text, file=flows.png(picture, "table.png"))
+
+        await guarded(interaction, work)
+
+    @rummy.command(name="notify", description="How you are told that your turn has begun")
+    @app_commands.describe(
+        when="every_turn: a new DM each turn; when_away: only after 2 minutes away from the game"
+    )
+    @app_commands.choices(when=NOTIFY)
+    async def notify(self, interaction: Interaction, when: app_commands.Choice[str]) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            away = when.value == "when_away"
+            await flows.manager(interaction).set_notify_when_away(interaction.user.id, away)
+            flows.set_quiet(interaction, away)
+            key = "notify.when_away" if away else "notify.every_turn"
+            await send(interaction, t(key, locale_of(interaction)))
 
         await guarded(interaction, work)
 

@@ -203,6 +203,66 @@ def move_text(actor: str, action: Action, after: GameView | None, loc: str) -> s
             return t("move.discard", loc, player=actor, card=card_text(card))
 
 
+def move_phrase(action: Action, after: GameView | None, loc: str) -> str:
+    """What a move did, without who did it: the condensed form of "since your last turn",
+    where a player's moves of one turn share one line."""
+    match action:
+        case DrawStock():
+            return t("recent.draw", loc)
+        case TakeDiscard(depth=depth):
+            taken = _taken(after, depth)
+            if depth == 1:
+                return t("recent.take", loc, cards=taken)
+            return t("recent.take_deep", loc, cards=taken, count=depth)
+        case EndRound():
+            return t("recent.end", loc)
+        case Meld(cards=cards, reading=reading):
+            shown = str(reading) if reading is not None and not isinstance(reading, int) else None
+            return t("recent.meld", loc, cards=shown or cards_text(cards))
+        case LayOff(cards=cards, meld_id=meld_id):
+            return t("recent.layoff", loc, cards=cards_text(cards), meld=meld_id)
+        case SwapJoker(meld_id=meld_id, card=card):
+            return t("recent.swap", loc, card=card_text(card), meld=meld_id)
+        case Discard(card=card):
+            return t("recent.discard", loc, card=card_text(card))
+
+
+def turn_line(player: str, moves: Sequence[str], names: Mapping[str, str], loc: str) -> str:
+    """One player's turn on one line: ``• Bea: drew from the stock, discarded 7♥``."""
+    return t("recent.line", loc, player=name_of(player, names), moves=", ".join(moves))
+
+
+def round_over_line(result: RoundResult, names: Mapping[str, str], loc: str) -> str:
+    """A round's end among the recent moves: ``• Round 2 is over. Ann went out.``"""
+    return f"• {t('round.title', loc, round=result.round_no)} {_round_reason(result, names, loc)}"
+
+
+def your_round_line(
+    result: RoundResult, players: Sequence[str], viewer: str, loc: str, *, new_deal: bool
+) -> str:
+    """What a round's end meant for ``viewer``: their points, their total, the new deal."""
+    if viewer not in players:
+        return ""
+    i = players.index(viewer)
+    line = t("recent.points", loc, points=result.points[i], total=result.totals[i])
+    return f"{line} {t('recent.new_deal', loc)}" if new_deal else line
+
+
+def order_line(view: GameView, names: Mapping[str, str], loc: str) -> str | None:
+    """Who played before the current player, who plays now, who plays next."""
+    seats = [s.player for s in view.seats]
+    if view.current is None or view.current not in seats or len(seats) < 2:
+        return None
+    i = seats.index(view.current)
+    return t(
+        "table.order",
+        loc,
+        previous=name_of(seats[i - 1], names),
+        current=f"**{name_of(view.current, names)}**",
+        next=name_of(seats[(i + 1) % len(seats)], names),
+    )
+
+
 def _taken(after: GameView | None, depth: int) -> str:
     if after is not None and after.drawn:
         return cards_text(after.drawn)
@@ -222,10 +282,11 @@ def table_text(
     names: Mapping[str, str],
     loc: str,
     *,
-    last_moves: Sequence[str] = (),
+    recent: Sequence[str] = (),
     mentions: Mapping[str, str] | None = None,
 ) -> str:
-    """The table in words: turn, piles, scores, the last moves and every meld with its number."""
+    """The table in words: turn, order of play, piles, scores, every move since the current
+    player's previous turn (``recent``, one line a turn) and every meld with its number."""
     lines = [
         "**"
         + t(
@@ -244,6 +305,9 @@ def table_text(
         who = (mentions or {}).get(view.current) or name_of(view.current, names)
         step = t("table.step_draw" if view.phase.value == "draw" else "table.step_play", loc)
         lines.append(t("table.turn", loc, player=who, step=step))
+        order = order_line(view, names, loc)
+        if order is not None:
+            lines.append(order)
     lines.append(
         t(
             "table.piles",
@@ -257,13 +321,11 @@ def table_text(
             lines.append(t("table.pile", loc, cards=cards_text(view.discard)))
         else:
             lines.append(t("table.top", loc, card=card_text(view.discard[-1])))
-    scores = " · ".join(
-        f"{name_of(s.player, names)} {s.score} ({tn('unit.cards', s.hand_size, loc)})"
-        for s in view.seats
-    )
-    lines.append(t("table.scores", loc, scores=scores, target=view.target))
-    for move in last_moves[-2:]:
-        lines.append(t("table.last", loc, move=move))
+    lines.append(scores_line(view, names, loc))
+    if recent:
+        if view.current is not None and not view.is_over:
+            lines.append(t("table.since", loc, player=name_of(view.current, names)))
+        lines.extend(recent)
     if view.melds:
         lines.append(t("table.melds", loc))
         lines.extend(meld_line(m, names) for m in view.melds)
@@ -272,15 +334,38 @@ def table_text(
     return fit(lines)
 
 
+def scores_line(view: GameView, names: Mapping[str, str], loc: str) -> str:
+    """Each player's score and the cards they hold, in seat order."""
+    scores = " · ".join(
+        f"{name_of(s.player, names)} {s.score} ({tn('unit.cards', s.hand_size, loc)})"
+        for s in view.seats
+    )
+    return t("table.scores", loc, scores=scores, target=view.target)
+
+
 # --- a hand -------------------------------------------------------------------------------
 
 
-def hand_text(view: GameView, names: Mapping[str, str], loc: str) -> str:
-    """The viewer's hand for screen readers and copy-paste, with what they may do now."""
+def hand_line(view: GameView, loc: str) -> str:
+    """The viewer's cards on one line: what a hand message is tidied to once its turn is
+    over (and the first line of every hand text)."""
     hand = suit_sorted(view.hand)
-    lines = [
-        t("hand.cards", loc, count=len(hand), cards=cards_text(hand) or "—"),
-    ]
+    return t("hand.cards", loc, count=len(hand), cards=cards_text(hand) or "—")
+
+
+def hand_text(
+    view: GameView,
+    names: Mapping[str, str],
+    loc: str,
+    *,
+    recent: Sequence[str] | None = None,
+) -> str:
+    """The viewer's hand for screen readers and copy-paste, with what they may do now.
+
+    ``recent`` (a hand in DMs): the lines of what happened since the viewer's last turn;
+    the DM then also gives every player's cards and score, and names no slash command,
+    since none can be used there."""
+    lines = [hand_line(view, loc)]
     if view.drawn:
         lines.append(t("hand.drawn", loc, cards=cards_text(view.drawn)))
     if view.no_discard is not None:
@@ -297,8 +382,13 @@ def hand_text(view: GameView, names: Mapping[str, str], loc: str) -> str:
             lines.append(t("hand.your_turn_play", loc))
     else:
         lines.append(t("hand.waiting", loc, player=name_of(view.current, names)))
+    if recent is not None:
+        if recent:
+            lines.append(t("hand.since", loc))
+            lines.extend(recent)
+        lines.append(scores_line(view, names, loc))
     if view.melds:
-        lines.append(t("table.melds", loc))
+        lines.append(t("table.melds" if recent is None else "hand.melds", loc))
         lines.extend(meld_line(m, names) for m in view.melds)
     return fit(lines)
 
@@ -310,12 +400,7 @@ def round_text(
     result: RoundResult, players: Sequence[str], names: Mapping[str, str], loc: str
 ) -> str:
     """A finished round: how it ended, each hand's value, the points and the totals."""
-    who = name_of(result.ender, names)
-    reason = {
-        RoundEnd.WENT_OUT: t("round.went_out", loc, player=who),
-        RoundEnd.ENDED: t("round.ended", loc, player=who),
-        RoundEnd.BLOCKED: t("round.blocked", loc),
-    }[result.reason]
+    reason = _round_reason(result, names, loc)
     lines = [f"**{t('round.title', loc, round=result.round_no)}** {reason}"]
     for i, player in enumerate(players):
         hand = result.hands[i] if i < len(result.hands) else ()
@@ -331,6 +416,15 @@ def round_text(
             )
         )
     return fit(lines)
+
+
+def _round_reason(result: RoundResult, names: Mapping[str, str], loc: str) -> str:
+    who = name_of(result.ender, names)
+    return {
+        RoundEnd.WENT_OUT: t("round.went_out", loc, player=who),
+        RoundEnd.ENDED: t("round.ended", loc, player=who),
+        RoundEnd.BLOCKED: t("round.blocked", loc),
+    }[result.reason]
 
 
 def final_text(view: GameView, names: Mapping[str, str], loc: str) -> str:

@@ -180,6 +180,15 @@ class SessionManager:
             log.info("game %s: cleared from channel %s as broken", record.id, channel_id)
             return True
 
+    async def set_notify_when_away(self, user_id: int, away: bool) -> None:
+        """A person's choice: told of their turn only when away (else at every turn)."""
+        async with self._store.unit() as repo:
+            await repo.set_notify_when_away(user_id, away)
+
+    async def notified_when_away(self) -> set[int]:
+        async with self._store.unit() as repo:
+            return set(await repo.notified_when_away())
+
     async def forget_user(self, user_id: int) -> ForgetReport:
         """Delete a person's data: out of the lobbies they sit in, their dealt games
         abandoned, their id gone from live sessions, the store and its write-ahead log."""

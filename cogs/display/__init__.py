@@ -11,6 +11,7 @@ a live session back. One module per job:
 - ``worker``: one task per game that shows what is out of date;
 - ``channel``: the lobby and table messages, round summaries and standings;
 - ``hands``: the hands in DMs; ``pings``: turn and timer notices in the channel;
+- ``recent``: what happened since a player's last turn, for the table and the DMs;
 - ``pacing``: the pace under Discord's global rate limit;
 - ``game_messages`` and ``keeping``: which messages show a game, and their ids kept.
 

@@ -1,18 +1,17 @@
 """What a commit changes on Discord: which parts of a game's messages are now out of date,
-which notices are due, and whose turn began. Bookkeeping only; nothing here waits."""
+which notices are due, and whose turn began. Bookkeeping only; nothing here waits.
+
+The table is shown again once a turn is over, not after each of its moves: people watching
+need one picture a turn, and every edit costs a call under Discord's global rate limit. A
+hand is shown again when its owner's turn begins (a new message: the one notification of
+the turn), when that turn is over (tidied to one line, unless the move's own interaction
+did it) and when a round ends.
+"""
 
 from __future__ import annotations
 
-import time
-
 from bot import sessions as s
-from bot.i18n import t
-from cogs import present
-from cogs.display.game_messages import GameMessages
-
-ACTIVE_FOR = 30.0
-"""Seconds after a player's last click or command during which their turn starts quietly
-(their hand is edited in place); after that, a fresh DM (or a channel ping) tells them."""
+from cogs.display.game_messages import GameMessages, TurnNote
 
 
 def note(messages: GameMessages, event: s.Committed) -> None:
@@ -40,25 +39,33 @@ def note(messages: GameMessages, event: s.Committed) -> None:
 
 def _action(messages: GameMessages, event: s.Committed) -> None:
     view = event.views.get(None)
-    if event.action is not None and event.actor is not None:
-        actor_view = event.views.get(event.actor)
-        name = messages.names.get(event.actor, event.actor)
-        said = present.move_text(name, event.action, actor_view, messages.locale)
-        if event.timed:
-            said = f"{said} {t('timer.played_for', messages.locale)}"
-        messages.moves.append(said)
-    messages.dirty.add("table")
-    if event.actor is not None and event.actor in messages.users:
-        messages.dirty.add(f"hand:{event.actor}")
-    if event.rounds or event.status is not s.SessionStatus.ACTIVE:
+    actor = event.actor
+    live = event.status is s.SessionStatus.ACTIVE
+    over = bool(event.rounds) or not live or view is None or view.current != actor
+    if event.action is not None and actor is not None:
+        messages.note_move(actor, (event.action, event.views.get(actor), event.timed))
+        if over:
+            messages.close_turn(actor)
+            if actor in messages.users:
+                messages.dirty.add(f"hand:{actor}")
+    if over:
+        messages.dirty.add("table")
+    players = tuple(seat.player_id for seat in sorted(event.seats, key=lambda x: x.seat))
+    for result in event.rounds:
+        messages.notes.append(TurnNote(result.ender or "", result=result, players=players))
+    if event.rounds or not live:
         messages.dirty.update(f"hand:{p}" for p in messages.users)
+        messages.news.update(messages.users)
         messages.announcements.append(event)
-        if event.rounds:
-            messages.moves.clear()
+        messages.repost_table = live and bool(event.rounds)
     if event.status is s.SessionStatus.FINISHED:
         messages.done = True
-    elif view is not None:
+    elif over:
         _turn_changed(messages, event)
+    else:
+        messages.turn = (
+            event.turn
+        )  # a move within the turn (or the first one heard after a restart)
 
 
 def _notice(messages: GameMessages, event: s.Committed) -> None:
@@ -87,6 +94,4 @@ def _turn_changed(messages: GameMessages, event: s.Committed) -> None:
         return  # a computer player plays this seat: its owner is away
     if view.current in messages.users:
         messages.dirty.add(f"hand:{view.current}")
-        seen = messages.active.get(view.current)
-        if seen is None or time.monotonic() - seen > ACTIVE_FOR:
-            messages.notify = view.current
+        messages.notify = view.current

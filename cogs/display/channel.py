@@ -1,9 +1,11 @@
-"""The game's messages in its channel: the lobby message, the one table message edited in
-place, and the round summaries and final standings posted as they happen."""
+"""The game's messages in its channel: the lobby message, the table message (edited in
+place once a turn, posted anew below the round summary after each deal, so that it stays the
+newest message of the game), and the round summaries and final standings."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 
 import discord
@@ -13,6 +15,7 @@ from bot.i18n import t
 from bot.rummy import GameView, RoundResult
 from bot.sessions.messages import MessageKind
 from cogs import components, present
+from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
@@ -57,7 +60,7 @@ class ChannelPosts:
             view,
             messages.names,
             messages.locale,
-            last_moves=tuple(messages.moves),
+            recent=recent.for_table(messages, view.current, messages.locale),
             mentions=mentions,
         )
         if event.kind is s.EventKind.CANCELLED:
@@ -70,6 +73,18 @@ class ChannelPosts:
         live = event.status is s.SessionStatus.ACTIVE
         buttons = components.table_view(messages.game_id, messages.locale) if live else None
         file = discord.File(io.BytesIO(picture), filename="table.png")
+        old = messages.table_message
+        if old is not None and messages.repost_table:
+            await self.pace()
+            sent = await channel.send(
+                text, file=file, view=buttons or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+            )
+            self.keeper.keep(messages, MessageKind.TABLE, sent.id)
+            messages.repost_table = False
+            with contextlib.suppress(discord.HTTPException):
+                await self.pace()
+                await channel.get_partial_message(old).delete()
+            return
         if messages.table_message is not None:
             message = channel.get_partial_message(messages.table_message)
             try:
@@ -86,6 +101,7 @@ class ChannelPosts:
             text, file=file, view=buttons or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
         self.keeper.keep(messages, MessageKind.TABLE, sent.id)
+        messages.repost_table = False
 
     async def announce(
         self, messages: GameMessages, channel: discord.PartialMessageable, event: s.Committed

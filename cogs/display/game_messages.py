@@ -3,16 +3,59 @@
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot import sessions as s
+from bot.rummy import Action, GameView, RoundResult
 
 HOOK_LIFETIME = 14 * 60
 """Seconds an interaction's webhook is used for; Discord keeps it valid for 15 minutes."""
+
+
+@dataclass(frozen=True)
+class Hook:
+    """An interaction's webhook and the hand message it can change: the message it came
+    from (``followup`` False) or one it sent as a follow-up."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int
+    followup: bool = False
+
+    async def edit(self, **fields: Any) -> None:
+        if self.followup:
+            await self.interaction.followup.edit_message(self.message_id, **fields)
+        else:
+            await self.interaction.edit_original_response(**fields)
+
+    async def delete(self) -> None:
+        if self.followup:
+            await self.interaction.followup.delete_message(self.message_id)
+        else:
+            await self.interaction.delete_original_response()
+
+
+KEPT_TURNS = 16
+"""Turns of the game's recent moves kept: one round of the largest table and then some, so
+that every player's "since your last turn" is whole."""
+
+
+@dataclass
+class TurnNote:
+    """What one player did in one turn (the move phrases without their name), or, with
+    ``result`` set, the end of a round."""
+
+    player: str
+    moves: list[tuple[Action, GameView | None, bool]] = field(default_factory=list)
+    """Each move with the mover's view right after it (what a take took) and whether the
+    turn timer played it; worded when shown, in the reader's language."""
+    closed: bool = False
+    """The turn is over (the player discarded, went out, or the timer played for them)."""
+    result: RoundResult | None = None
+    players: tuple[str, ...] = ()
+    """With ``result``: the players in seat order, the order of its per-seat values."""
 
 
 @dataclass
@@ -30,21 +73,30 @@ class GameMessages:
     """player -> (DM channel id, message id) of the hand they were last sent."""
     dm_closed: set[str] = field(default_factory=set)
     told_closed: set[str] = field(default_factory=set)
-    moves: deque[str] = field(default_factory=lambda: deque(maxlen=2))
+    notes: list[TurnNote] = field(default_factory=list)
+    """The recent turns, oldest first (at most ``KEPT_TURNS``): the table's and the DMs'
+    "since your last turn"."""
     dirty: set[str] = field(default_factory=set)
     """"lobby", "table" and "hand:<player>" still to be shown."""
     notify: str | None = None
     """The player whose turn just began, to be told with a fresh message."""
+    repost_table: bool = False
+    """A new round was dealt: the table is posted anew below its summary."""
+    collapsed: set[str] = field(default_factory=set)
+    """Players whose last hand message is already tidied to its line."""
+    news: set[str] = field(default_factory=set)
+    """Players whose tidied hand message still has to say that a round (or the game) ended."""
     active: dict[str, float] = field(default_factory=dict)
-    """player -> when they last used a button or command of this game (monotonic)."""
+    """player -> when they last used a button or command of this game (monotonic): who is
+    away, for the people notified only then."""
     announcements: list[s.Committed] = field(default_factory=list)
     notices: list[tuple[str, str, int]] = field(default_factory=list)
     """Turn-timer messages still to send: (player or name, "reminder" | "replaced" |
     "back", deadline as a Unix time)."""
-    hooks: dict[str, tuple[discord.Interaction[Any], int]] = field(default_factory=dict)
-    """player -> (their last interaction on their hand DM, that message's id): its webhook
-    edits and deletes that message for 15 minutes without counting against the global
-    rate limit."""
+    hooks: dict[str, Hook] = field(default_factory=dict)
+    """player -> their last interaction on their hand DM and the hand message it can change:
+    its webhook edits and deletes that message, and sends the next one as a follow-up, for
+    15 minutes without counting against the global rate limit."""
     claims: set[str] = field(default_factory=set)
     """Hands an interaction is showing itself (so the worker leaves them alone)."""
     latest: s.Committed | None = None
@@ -52,15 +104,39 @@ class GameMessages:
     names: dict[str, str] = field(default_factory=dict)
     users: dict[str, int] = field(default_factory=dict)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    noted: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set at each commit noted: what an interaction waits on to word its hand."""
     task: asyncio.Task[None] | None = None
     backoff: float = 0.0
     done: bool = False
 
-    def hook(self, player: str, message_id: int) -> discord.Interaction[Any] | None:
-        """The live interaction on ``player``'s hand message ``message_id``, if any."""
+    def note_move(self, player: str, move: tuple[Action, GameView | None, bool]) -> None:
+        last = self.notes[-1] if self.notes else None
+        if last is None or last.player != player or last.closed or last.result is not None:
+            last = TurnNote(player)
+            self.notes.append(last)
+            del self.notes[:-KEPT_TURNS]
+        last.moves.append(move)
+
+    def close_turn(self, player: str) -> None:
+        for note in reversed(self.notes):
+            if note.player == player and note.result is None:
+                note.closed = True
+                return
+
+    def since_turn_of(self, player: str) -> list[TurnNote]:
+        """The notes after ``player``'s last finished turn (all kept ones if none)."""
+        for i in range(len(self.notes) - 1, -1, -1):
+            note = self.notes[i]
+            if note.player == player and note.closed and note.result is None:
+                return self.notes[i + 1 :]
+        return list(self.notes)
+
+    def hook(self, player: str, message_id: int | None = None) -> Hook | None:
+        """The live interaction of ``player`` that can change their hand message
+        ``message_id`` (None: whichever message it can change, to send a follow-up)."""
         found = self.hooks.get(player)
-        if found is None or found[1] != message_id:
+        if found is None or (message_id is not None and found.message_id != message_id):
             return None
-        interaction = found[0]
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        return interaction if age < HOOK_LIFETIME else None
+        age = (discord.utils.utcnow() - found.interaction.created_at).total_seconds()
+        return found if age < HOOK_LIFETIME else None

@@ -1,12 +1,23 @@
-"""Each player's hand in their DMs: sent, edited in place (through the player's last
-interaction while it lives, free of the global rate limit), replaced when their turn begins,
-and the channel told once when their DMs are closed."""
+"""Each player's hand in their DMs.
+
+One notification a turn: when a player's turn begins they get a new DM with their hand, its
+controls and what happened since their last turn (or, with closed DMs, one mention in the
+game's channel). Once the turn is over the message is tidied to the one line of their cards
+(by the move's own interaction when it came from the DM, free of the global rate limit),
+and a round's end adds what it meant for them. An edit never notifies, so nothing else
+reaches them during a round but the turn timer's reminder. People who chose to be told only
+when away get their turn as a quiet edit while they are at the keyboard.
+
+Edits and deletions go through the player's last interaction on that message while it
+lives (15 minutes): those calls do not count against Discord's global rate limit.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import io
+import time
 from collections.abc import Mapping, Sequence
 
 import discord
@@ -16,13 +27,18 @@ from bot.i18n import t
 from bot.rummy import Action, GameView
 from bot.sessions.messages import MessageKind
 from cogs import components, present
-from cogs.display.game_messages import GameMessages
+from cogs.display import recent
+from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
-from cogs.display.pings import Pings
+from cogs.display.pings import NO_MENTIONS, Pings
 from rendering import render_hand
 
 DM_CLOSED = 50007
+
+AWAY_AFTER = 120.0
+"""Seconds without a click or command in the game after which a person who asked to be
+notified only when away is away."""
 
 Hand = tuple[str | None, discord.File | None, discord.ui.View | None]
 """A hand message: content, picture and move components (all None: no hand to show)."""
@@ -34,25 +50,70 @@ async def hand_message(
     legal: Sequence[Action],
     names: Mapping[str, str],
     loc: str,
+    *,
+    recent_lines: Sequence[str] | None = None,
 ) -> Hand:
     """The hand ``view`` shows, with the moves of ``legal`` (taken with the view, so the menus
-    match the custom ids' turn)."""
+    match the custom ids' turn); ``recent_lines`` for a hand in DMs (see ``hand_text``)."""
     if view is None:
         return None, None, None
-    content = present.hand_text(view, names, loc)
+    content = present.hand_text(view, names, loc, recent=recent_lines)
     buttons = components.hand_view(game_id, view, legal, loc)
     picture = await asyncio.to_thread(render_hand, view)
     return content, discord.File(io.BytesIO(picture), filename="hand.png"), buttons
 
 
+def tidied(messages: GameMessages, view: GameView, player: str, loc: str) -> str:
+    """A hand message once its turn is over: the rounds that ended since, and the cards."""
+    lines = recent.round_lines(messages, player, loc)
+    lines.append(present.hand_line(view, loc))
+    if view.is_over:
+        lines.append(t("hand.over", loc))
+    return present.fit(lines)
+
+
+async def dm_hand(
+    messages: GameMessages,
+    view: GameView | None,
+    legal: Sequence[Action],
+    player: str,
+    loc: str,
+    *,
+    whole: bool = False,
+    ended: bool = False,
+) -> tuple[Hand, bool]:
+    """The hand message in ``player``'s DMs and whether it is the tidied one: whole (picture,
+    controls, what happened since their last turn) during their turn, or when ``whole``;
+    else tidied to its lines. ``ended``: the turn this message served is over, even if the
+    next one is the same player's (it begins with a new message)."""
+    if view is None:
+        return (None, None, None), False
+    if whole or (view.current == player and legal and not view.is_over and not ended):
+        lines = recent.for_player(messages, player, loc)
+        hand = await hand_message(
+            messages.game_id, view, legal, messages.names, loc, recent_lines=lines
+        )
+        return hand, False
+    return (tidied(messages, view, player, loc), None, None), True
+
+
 class Hands:
     """Shows hands in DMs; the people's DM channels and languages are kept across games."""
 
-    def __init__(self, bot: commands.Bot, pace: Pacer, keeper: MessageKeeper, pings: Pings) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        pace: Pacer,
+        keeper: MessageKeeper,
+        pings: Pings,
+        quiet_users: set[int],
+    ) -> None:
         self.bot = bot
         self.pace = pace
         self.keeper = keeper
         self.pings = pings
+        self.quiet_users = quiet_users
+        """People who chose to be notified only when away."""
         self.user_locales: dict[int, str] = {}
         self.dm_channels: dict[int, int] = {}
 
@@ -61,74 +122,148 @@ class Hands:
             return messages.locale
         return self.user_locales.get(user_id, messages.locale)
 
+    def at_keyboard(self, messages: GameMessages, player: str, user_id: int) -> bool:
+        """Whether a person who asked to be told only when away is here now."""
+        if user_id not in self.quiet_users:
+            return False
+        seen = messages.active.get(player)
+        return seen is not None and time.monotonic() - seen < AWAY_AFTER
+
     async def show(
         self, messages: GameMessages, channel: discord.PartialMessageable, player: str, notify: bool
     ) -> None:
         user_id = messages.users.get(player)
-        if user_id is None:
+        event = messages.latest
+        if user_id is None or event is None:
             return
         loc = self.user_locale(user_id, messages)
+        quiet = notify and self.at_keyboard(messages, player, user_id)
         if player in messages.dm_closed:
-            if notify:
+            if notify and not quiet:
                 await self.pings.ping(messages, channel, player, user_id)
             return
+        old = messages.hand_messages.get(player)
+        if old is None or (notify and not quiet):
+            await self._send(messages, channel, player, user_id, loc, notify)
+            return
+        if player in messages.collapsed and player not in messages.news and not notify:
+            return  # already tidied, and nothing new to say
+        (content, file, buttons), collapsed = await dm_hand(
+            messages, event.views.get(player), event.legal.get(player, ()), player, loc
+        )
+        if content is None:
+            return
+        try:
+            await self._edit(messages, player, old, content, file, buttons)
+        except discord.NotFound:
+            self.keeper.keep(messages, MessageKind.HAND, None, player)
+            await self._send(messages, channel, player, user_id, loc, notify)
+            return
+        messages.news.discard(player)
+        if collapsed:
+            messages.collapsed.add(player)
+        else:
+            messages.collapsed.discard(player)
+
+    async def _send(
+        self,
+        messages: GameMessages,
+        channel: discord.PartialMessageable,
+        player: str,
+        user_id: int,
+        loc: str,
+        notify: bool,
+    ) -> None:
+        """A new hand message (their turn begins, or their first hand); the previous one is
+        deleted when that is free or it still shows a whole hand, else left as its line."""
         event = messages.latest
-        view = event.views.get(player) if event is not None else None
-        legal = event.legal.get(player, ()) if event is not None else ()
-        content, file, buttons = await hand_message(
-            messages.game_id, view, legal, messages.names, loc
+        assert event is not None
+        (content, file, buttons), _ = await dm_hand(
+            messages,
+            event.views.get(player),
+            event.legal.get(player, ()),
+            player,
+            loc,
+            whole=True,
         )
         if content is None:
             return
         old = messages.hand_messages.get(player)
-        try:
-            if old is not None and not notify:
-                hook = messages.hook(player, old[1])
-                try:
-                    if hook is not None:
-                        try:
-                            await hook.edit_original_response(
-                                content=content, attachments=_files(file), view=buttons
-                            )
-                            return
-                        except discord.HTTPException:
-                            messages.hooks.pop(player, None)
-                            file = _again(file)
-                    dm = self.bot.get_partial_messageable(old[0])
-                    await self.pace()
-                    await dm.get_partial_message(old[1]).edit(
-                        content=content, attachments=_files(file), view=buttons
-                    )
-                    return
-                except discord.NotFound:
-                    self.keeper.keep(messages, MessageKind.HAND, None, player)
-                    file = _again(file)
-            dm_channel = await self._dm_channel(user_id)
-            await self.pace()
-            sent = await dm_channel.send(
-                content, file=file or discord.utils.MISSING, view=buttons or discord.utils.MISSING
-            )
-        except discord.Forbidden as error:
-            if error.code != DM_CLOSED and error.status != 403:
-                raise
-            await self._dm_closed(messages, channel, player, user_id, notify)
-            return
+        hook = messages.hook(player)
+        sent: discord.Message | discord.WebhookMessage | None = None
+        if hook is not None:
+            # A follow-up of their last click in the DM: a new message there, like any
+            # other, but through the interaction's webhook (free of the global limit).
+            with contextlib.suppress(discord.HTTPException):
+                sent = await hook.interaction.followup.send(
+                    content,
+                    file=file or discord.utils.MISSING,
+                    view=buttons or discord.utils.MISSING,
+                    wait=True,
+                )
+        if sent is None:
+            file = _again(file)
+            try:
+                dm_channel = await self._dm_channel(user_id)
+                await self.pace()
+                sent = await dm_channel.send(
+                    content,
+                    file=file or discord.utils.MISSING,
+                    view=buttons or discord.utils.MISSING,
+                )
+            except discord.Forbidden as error:
+                if error.code != DM_CLOSED and error.status != 403:
+                    raise
+                await self._dm_closed(messages, channel, player, user_id, notify)
+                return
+        was_tidied = player in messages.collapsed
+        messages.collapsed.discard(player)
+        messages.news.discard(player)
         self.keeper.keep_hand(messages, player, (sent.channel.id, sent.id))
-        if old is not None and notify:
-            await self._delete_old_hand(messages, player, old)
+        if old is not None:
+            await self._delete_old_hand(messages, player, old, free_only=was_tidied)
+        if hook is not None and isinstance(sent, discord.WebhookMessage):
+            messages.hooks[player] = Hook(hook.interaction, sent.id, followup=True)
 
-    async def _delete_old_hand(
-        self, messages: GameMessages, player: str, old: tuple[int, int]
+    async def _edit(
+        self,
+        messages: GameMessages,
+        player: str,
+        old: tuple[int, int],
+        content: str,
+        file: discord.File | None,
+        buttons: discord.ui.View | None,
     ) -> None:
-        """The previous hand message goes once a fresh one notified its owner."""
+        """Edit the hand message in place: through the live interaction when there is one."""
         hook = messages.hook(player, old[1])
-        messages.hooks.pop(player, None)
         if hook is not None:
             try:
-                await hook.delete_original_response()
+                await hook.edit(content=content, attachments=_files(file), view=buttons)
+                return
+            except discord.HTTPException:
+                messages.hooks.pop(player, None)
+                file = _again(file)
+        dm = self.bot.get_partial_messageable(old[0])
+        await self.pace()
+        await dm.get_partial_message(old[1]).edit(
+            content=content, attachments=_files(file), view=buttons
+        )
+
+    async def _delete_old_hand(
+        self, messages: GameMessages, player: str, old: tuple[int, int], *, free_only: bool
+    ) -> None:
+        """The previous hand message goes once a new one notified its owner; one already
+        tidied to its line stays when deleting it would cost a rate-limited call."""
+        hook = messages.hook(player, old[1])
+        if hook is not None:
+            messages.hooks.pop(player, None)
+            try:
+                await hook.delete()
                 return
             except discord.HTTPException:
                 pass
+        if free_only:
+            return
         with contextlib.suppress(discord.HTTPException):
             await self.pace()
             await self.bot.get_partial_messageable(old[0]).get_partial_message(old[1]).delete()
@@ -150,17 +285,25 @@ class Hands:
         user_id: int,
         notify: bool,
     ) -> None:
+        """DMs closed: the channel is told once, and that message is the turn's mention
+        when the turn begins with it."""
         messages.dm_closed.add(player)
         if player in messages.hand_messages:
             self.keeper.keep(messages, MessageKind.HAND, None, player)
         if player not in messages.told_closed:
             messages.told_closed.add(player)
+            text = t("dm.closed", messages.locale, mention=f"<@{user_id}>")
+            if notify:
+                await self.pings.ping(messages, channel, player, user_id, text)
+                return
+            # Not their turn: named, not pinged (their turn's mention will come).
             await self.pace()
             await channel.send(
-                t("dm.closed", messages.locale, mention=f"<@{user_id}>"),
+                text,
                 view=components.table_view(messages.game_id, messages.locale),
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
+                allowed_mentions=NO_MENTIONS,
             )
+            return
         if notify:
             await self.pings.ping(messages, channel, player, user_id)
 

@@ -4,6 +4,7 @@ bot's services) to share what an interaction showed itself."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from typing import Any
@@ -17,7 +18,7 @@ from bot.i18n import catalog_locale
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
 from cogs.display.channel import ChannelPosts
-from cogs.display.game_messages import GameMessages
+from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hands
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import PACE, Pacer
@@ -37,8 +38,10 @@ class Notifier(commands.Cog):
         self.pending_channels: set[int] = set()
         """Channels where a lobby is being created; its message is the command's answer."""
         self.keeper = MessageKeeper(bot.sessions)
+        self.quiet_users: set[int] = set()
+        """People who chose to be notified of their turn only when away."""
         pings = Pings(self.pace, self.keeper)
-        self.hands = Hands(bot, self.pace, self.keeper, pings)
+        self.hands = Hands(bot, self.pace, self.keeper, pings, self.quiet_users)
         self.worker = Worker(
             self._channel,
             ChannelPosts(self.pace, self.keeper, self.pending_channels),
@@ -52,6 +55,7 @@ class Notifier(commands.Cog):
         return self.bot.sessions
 
     async def cog_load(self) -> None:
+        self.quiet_users.update(await self.manager.notified_when_away())
         self.manager.add_listener(self.on_commit)
         self.bot.provide(Notifier, self)
 
@@ -98,29 +102,57 @@ class Notifier(commands.Cog):
         editing the message it came from; the worker leaves it alone meanwhile."""
         self.messages_of(game_id, guild_id, channel_id).claims.add(key)
 
+    async def caught_up(self, game_id: int, seq: int, timeout: float = 1.0) -> GameMessages | None:
+        """The game's messages once the listener has noted the commit ``seq`` (it runs on its
+        own, a moment after the commit), so that an interaction words what happened up to
+        its own move; after ``timeout`` seconds, as they are."""
+        messages = self.games.get(game_id)
+        if messages is None:
+            return None
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        while (messages.latest is None or messages.latest.seq < seq) and loop.time() < until:
+            messages.noted.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(messages.noted.wait(), until - loop.time())
+        return messages
+
     def release(
-        self, game_id: int, key: str, *, shown: bool, dm: tuple[int, int] | None = None
+        self,
+        game_id: int,
+        key: str,
+        *,
+        shown: bool,
+        dm: tuple[int, int] | None = None,
+        seq: int | None = None,
+        tidied: bool = False,
     ) -> None:
         """The interaction that claimed ``key`` is done; ``shown`` says whether it showed
-        the newest state (else the worker does). ``dm`` is the hand message it edited."""
+        the state of commit ``seq`` (else, or when a later commit came, the worker shows the
+        newest). ``dm`` is the hand message it edited, ``tidied`` whether to its line."""
         messages = self.games.get(game_id)
         if messages is None:
             return
         messages.claims.discard(key)
+        newer = seq is not None and messages.latest is not None and messages.latest.seq > seq
         if shown:
-            messages.dirty.discard(key)
             player = key.removeprefix("hand:")
             if dm is not None:
                 self.keeper.keep_hand(messages, player, dm)
                 messages.dm_closed.discard(player)
-            if messages.notify == player:
-                messages.notify = None
+                if tidied:
+                    messages.collapsed.add(player)
+                else:
+                    messages.collapsed.discard(player)
+            # A turn that begins with the player's own move still gets its new message.
+            if not newer and messages.notify != player:
+                messages.dirty.discard(key)
+                messages.news.discard(player)
         if messages.dirty or messages.announcements:
             self.worker.wake(messages)
 
     def touch(self, game_id: int, guild_id: int, channel_id: int, player: str) -> None:
-        """``player`` is at the keyboard: their next turn edits their hand in place rather
-        than notifying them with a new message."""
+        """``player`` is at the keyboard (for those notified only when away)."""
         self.messages_of(game_id, guild_id, channel_id).active[player] = time.monotonic()
 
     def remember_hook(
@@ -128,7 +160,7 @@ class Notifier(commands.Cog):
     ) -> None:
         messages = self.games.get(game_id)
         if messages is not None:
-            messages.hooks[player] = (interaction, message_id)
+            messages.hooks[player] = Hook(interaction, message_id)
 
     def set_lobby_message(self, game_id: int, guild_id: int, channel_id: int, message: int) -> None:
         messages = self.messages_of(game_id, guild_id, channel_id)
@@ -141,4 +173,5 @@ class Notifier(commands.Cog):
         """Note what changed and wake the game's worker; never waits for Discord."""
         messages = self.messages_of(event.game_id, event.guild_id, event.channel_id)
         changes.note(messages, event)
+        messages.noted.set()
         self.worker.wake(messages)

@@ -122,7 +122,7 @@ def test_text_forms_read_back(name: str, players: int, options: dict[str, object
             line = text.splitlines()[0]
             shown = line.split(": ", 1)[1]
             assert sorted(c.face for c in parse_cards(shown)) == sorted(c.face for c in view.hand)
-            table = present.table_text(game.view(None), NAMES, "en", last_moves=["x"] * 3)
+            table = present.table_text(game.view(None), NAMES, "en", recent=["x"] * 3)
             assert len(table) <= 2000
             for meld in view.melds:
                 if len(table) < 1900:

@@ -79,7 +79,13 @@ async def test_a_game_carries_on_after_a_restart_with_the_same_buttons(
         assert (await click.response()).deferred
         await eventually(lambda: again.seq == before + 1)
         await eventually(lambda: "Just drawn" in dm.content)
-        # The table shows the move (a table message after the restart).
+        # The table shows the turn once it is over (a table message after the restart).
+        menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
+        component = dm.component(menu)
+        assert component is not None
+        pick = await fake.select(current, dm, menu, [component["options"][0]["value"]])
+        assert (await pick.response()).deferred
+        await eventually(lambda: again.seq == before + 2)
         await eventually(
             lambda: "drew from the stock" in getattr(table.table_message(), "content", "")
         )

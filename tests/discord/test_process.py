@@ -145,7 +145,7 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
 
 
 @pytest.mark.fake(rate_limits=True)
-async def test_an_ordinary_turn_by_buttons_costs_at_most_three_rate_limited_calls(
+async def test_an_ordinary_turn_by_buttons_costs_at_most_two_rate_limited_calls(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     guild, channel, users, env = bot_env(fake, tmp_path)
@@ -169,6 +169,6 @@ async def test_an_ordinary_turn_by_buttons_costs_at_most_three_rate_limited_call
             )
             await asyncio.sleep(1.0)
             costs.append(len(fake.counted_requests(since)))
-    # The first turns of each player open their DM conversation; after that, a turn is
-    # two table edits and at most one new hand message.
-    assert max(costs[2:]) <= 3, costs
+    # The first turns of each player open their DM conversation; after that, a turn is one
+    # table edit, the next hand going as a follow-up of its owner's last click.
+    assert max(costs[2:]) <= 2, costs
