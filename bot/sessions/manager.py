@@ -13,6 +13,7 @@ from types import MappingProxyType
 from bot.clock import utc_now
 from bot.rummy import Game, Ruleset
 from bot.seats import NewSeat, assign_seats
+from bot.server_settings import ServerSettingsBook
 from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, NotAllowed
 from bot.sessions.events import Listener
@@ -57,6 +58,8 @@ class SessionManager:
         self._notifiers: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self.league = League(store)
+        self.server_settings = ServerSettingsBook(store)
+        """What each server chose (threads or not, …)."""
         self.messages = MessageLedger(store)
         """The Discord messages that show each live game (the one way their ids are kept)."""
 
@@ -92,6 +95,31 @@ class SessionManager:
 
     def get(self, channel_id: int) -> Session | None:
         return self._sessions.get(channel_id)
+
+    def opened_in(self, channel_id: int) -> list[Session]:
+        """The live sessions whose lobby message is in ``channel_id`` but which play in a
+        thread of their own, oldest first."""
+        return sorted(
+            (s for s in self._sessions.values() if s.lobby_channel_id == channel_id),
+            key=lambda s: s.game_id,
+        )
+
+    async def move_to_thread(self, session: Session, thread_id: int) -> None:
+        """The session leaves the channel of its lobby for ``thread_id``, a thread started
+        from its lobby message: it is found by the thread from now on (restarts included),
+        and the channel is free for another table."""
+        async with self._lock:
+            if thread_id in self._sessions:
+                raise ChannelBusy("refusal.table.taken")
+            old = session.channel_id
+            try:
+                await session._move(thread_id)
+            except DuplicateLiveGame:
+                raise ChannelBusy("refusal.table.taken") from None
+            if self._sessions.get(old) is session:
+                del self._sessions[old]
+            if not session.closed:
+                self._sessions[thread_id] = session
 
     def by_game(self, game_id: int) -> Session | None:
         """The live session of a game (buttons and DMs carry the game id)."""
@@ -203,6 +231,7 @@ class SessionManager:
                     await session._shutdown()
             async with self._store.unit() as repo:
                 count = await repo.forget_guild(guild_id)
+            self.server_settings.forget(guild_id)
             await self._store.purge()
             return count
 

@@ -108,6 +108,12 @@ class Session:
         return self._record.channel_id
 
     @property
+    def lobby_channel_id(self) -> int | None:
+        """The text channel of the lobby message when the game lives in a thread started
+        from it (:attr:`channel_id` is then the thread); None when it plays there."""
+        return self._record.lobby_channel_id
+
+    @property
     def host_id(self) -> int | None:
         return self._record.host_id
 
@@ -311,6 +317,18 @@ class Session:
             return await self._end(self.player_of(by_user))
 
         return await self._run(work)
+
+    async def _move(self, channel_id: int) -> None:
+        """Live from now on in ``channel_id``, a thread started from the lobby message (the
+        manager's :meth:`~bot.sessions.SessionManager.move_to_thread` calls this)."""
+        async with self._lock:
+            if self._closed:
+                raise SessionClosed("refusal.table.over")
+            async with self._store.unit() as repo:
+                await repo.move_game(self.game_id, channel_id)
+            self._record = dataclasses.replace(
+                self._record, channel_id=channel_id, lobby_channel_id=self._record.channel_id
+            )
 
     # --- the turn timer and the computer seats ----------------------------------------------
 
@@ -574,6 +592,7 @@ class Session:
             timed=timed,
             deadline=self.deadline,
             legal=legal,
+            lobby_channel_id=self.lobby_channel_id,
         )
 
     def _dealt(self) -> Game:

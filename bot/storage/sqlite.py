@@ -1,7 +1,8 @@
 """The SQLite repository: one class, assembled from the part of each subject.
 
 Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
-:mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`) holds
+:mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.server`,
+:mod:`~bot.storage.hygiene`) holds
 the SQL of its own methods, written once; this class only puts them together into the
 :class:`~bot.storage.repository.Repository` the sessions and the league use.
 """
@@ -11,9 +12,10 @@ from __future__ import annotations
 from bot.storage.hygiene import PersonalDataRows
 from bot.storage.lobby import LobbyRows
 from bot.storage.posts import MessageRows
+from bot.storage.server import ServerSettingRows
 
 
-class SqliteRepository(LobbyRows, PersonalDataRows, MessageRows):
+class SqliteRepository(LobbyRows, PersonalDataRows, MessageRows, ServerSettingRows):
     """:class:`~bot.storage.repository.Repository` on one SQLite connection inside an open
     transaction."""
 
