@@ -72,7 +72,7 @@ class Worker:
         retry = False
         if "lobby" in messages.dirty and "lobby" not in messages.claims:
             messages.dirty.discard("lobby")
-            if not await self._guard(messages, "lobby", self.posts.show_lobby(messages, channel)):
+            if not await self._guard(messages, "lobby", self.posts.show_lobby(messages)):
                 messages.dirty.add("lobby")
                 retry = True
         while messages.announcements and not retry:
@@ -109,6 +109,14 @@ class Worker:
                 messages.dirty.add(key)
                 if notify and messages.notify is None:
                     messages.notify = player
+                retry = True
+        if messages.dirty == {"thread"} and not (
+            retry or messages.announcements or messages.notices
+        ):
+            # Last of all, once everything of the game is shown there.
+            messages.dirty.discard("thread")
+            if not await self._guard(messages, "thread", self.posts.archive(messages)):
+                messages.dirty.add("thread")
                 retry = True
         if retry:
             messages.backoff = min(max(messages.backoff * 2, 1.0), 30.0)

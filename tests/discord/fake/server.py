@@ -1342,7 +1342,8 @@ class FakeDiscord:
     def _edit_message(self, msg: Message, body: JSON, files: dict[int, Attachment]) -> None:
         if msg.deleted:
             raise ApiError(404, 10008, "Unknown Message")
-        _check_active(msg.channel)
+        if not msg.ephemeral:
+            _check_active(msg.channel)
         merged_flags = int(body.get("flags") or 0) | (msg.flags & KEPT_FLAGS)
         problems = check_message({**body, "flags": merged_flags})
         if problems:
