@@ -36,16 +36,17 @@ class Table:
     events: list[Committed] = field(default_factory=list)
     threads: bool = True
     """Whether the server lets games play in threads (``threads_off`` turns them off)."""
+    thread: Channel | None = None
+    """The thread of the game ``rummy new`` opened last, if it has one."""
 
     async def record(self, event: Committed) -> None:
         self.events.append(event)
 
     @property
     def here(self) -> Channel:
-        """Where the game is played: the newest thread started in the table's channel (the
-        game's own, from its lobby message), else the channel itself."""
-        made = self.fake.threads(self.channel)
-        return made[-1] if made else self.channel
+        """Where the game is played: its thread (started from its lobby message), else the
+        table's channel."""
+        return self.thread or self.channel
 
     def session(self) -> Session:
         session = self.sessions.get(self.here.id)
@@ -67,8 +68,11 @@ class Table:
         if response.deferred:
             await ix.wait_until(lambda i: _settled(i), 10)
         lobby = response.message
+        if command == "rummy new" and lobby is not None and not lobby.ephemeral:
+            self.thread = None
         if command == "rummy new" and self.threads and lobby is not None and not lobby.ephemeral:
             await eventually(lambda: lobby.thread is not None, 10)
+            self.thread = lobby.thread
             # The bot moves the game into its thread just after Discord made it.
             await eventually(lambda: self.sessions.get(lobby.id) is not None, 10)
         return response
