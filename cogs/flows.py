@@ -164,6 +164,7 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
         return
     remember(interaction)
     display = notifier(interaction)
+    threaded = await threads.wanted(interaction, manager(interaction))
     display.pending_channels.add(interaction.channel_id)
     try:
         session = await manager(interaction).create_lobby(
@@ -173,10 +174,23 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             host_name=interaction.user.display_name,
             ruleset=ruleset,
             turn_timer=turn_timer,
+            placing=threaded,
         )
     except BaseException:
         display.pending_channels.discard(interaction.channel_id)
         raise
+    try:
+        await show_lobby(interaction, session, loc, threaded)
+    finally:
+        session.placed()
+
+
+async def show_lobby(
+    interaction: Interaction, session: s.Session, loc: str, threaded: bool
+) -> None:
+    """Post the new lobby as the command's answer, then, ``threaded``, move it into a
+    thread started from it."""
+    display = notifier(interaction)
     messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
     messages.locale = loc
     try:
@@ -187,11 +201,11 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             view=components.lobby_view(session.game_id, loc),
         )
     finally:
-        display.pending_channels.discard(interaction.channel_id)
+        display.pending_channels.discard(session.channel_id)
     if message is None:
         message = await interaction.original_response()
     display.set_lobby_message(session.game_id, session.guild_id, session.channel_id, message.id)
-    if await threads.wanted(interaction, manager(interaction)):
+    if threaded:
         await into_thread(interaction, session, message.id, loc)
 
 
@@ -210,6 +224,7 @@ async def into_thread(
     else:
         host = next((x.display_name for x in session.seats if x.user_id == session.host_id), "")
         try:
+            await notifier(interaction).pace()  # it counts against the global rate limit
             thread = await threads.start(
                 interaction, lobby_message, threads.thread_name(session.ruleset, host, loc)
             )
@@ -221,7 +236,11 @@ async def into_thread(
             try:
                 await manager(interaction).move_to_thread(session, thread.id)
             except s.SessionError:
-                return  # the lobby was called off meanwhile
+                # Dealt or called off before Discord made the thread: the game stays where
+                # its messages are, and the empty thread leaves the list.
+                with contextlib.suppress(discord.HTTPException):
+                    await threads.archive(interaction.client, thread.id)
+                return
             notifier(interaction).moved(session.game_id, thread.id, lobby_channel)
             return
     await interaction.followup.send(

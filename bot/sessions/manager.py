@@ -105,9 +105,9 @@ class SessionManager:
         )
 
     async def move_to_thread(self, session: Session, thread_id: int) -> None:
-        """The session leaves the channel of its lobby for ``thread_id``, a thread started
-        from its lobby message: it is found by the thread from now on (restarts included),
-        and the channel is free for another table."""
+        """The lobby leaves its channel for ``thread_id``, a thread started from its lobby
+        message: it is found by the thread from now on (restarts included), and the channel
+        is free for another table. Once dealt a game stays where it is (:class:`LobbyError`)."""
         async with self._lock:
             if thread_id in self._sessions:
                 raise ChannelBusy("refusal.table.taken")
@@ -135,8 +135,13 @@ class SessionManager:
         ruleset: Ruleset,
         seed: int | None = None,
         turn_timer: int = 0,
+        placing: bool = False,
     ) -> Session:
         """Open a table in a channel that has none, with the host in the first seat.
+
+        ``placing``: the caller is about to move the lobby into a thread of its own; it
+        cannot be dealt until the caller says it is placed (:meth:`Session.placed`), so its
+        first messages never go to the channel it is leaving.
 
         ``seed`` fixes the deal (for tests and replays); by default it is random.
         ``turn_timer``: minutes a person's turn may take (0: no timer).
@@ -161,7 +166,10 @@ class SessionManager:
                     )
             except DuplicateLiveGame:
                 raise ChannelBusy("refusal.table.broken") from None
-            return self._add(record, None)
+            session = self._add(record, None)
+            if not placing:
+                session.placed()
+            return session
 
     async def load_active(self, guild_ids: Collection[int] | None = None) -> int:
         """Open a session for every stored lobby and unfinished game (of ``guild_ids`` if
@@ -187,7 +195,9 @@ class SessionManager:
                     except Exception:
                         log.exception("game %s could not be restored; it stays stored", record.id)
                         continue
-                await self._add(record, game, shown.get(record.id, ())).resume()
+                session = self._add(record, game, shown.get(record.id, ()))
+                session.placed()
+                await session.resume()
                 loaded += 1
             return loaded
 

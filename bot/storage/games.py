@@ -114,16 +114,16 @@ class GameRows(LeagueRows):
         return GameStatus(next(iter(rows))[0])
 
     async def move_game(self, game_id: int, channel_id: int) -> None:
-        """The live game moves from the channel of its lobby into ``channel_id`` (a thread
-        started from the lobby message), once; the lobby's channel is kept. Another live game
-        there: :class:`DuplicateLiveGame`."""
+        """The lobby moves from the channel of its message into ``channel_id`` (a thread
+        started from that message), once and before the deal; the lobby's channel is kept.
+        Another live game there: :class:`DuplicateLiveGame`."""
         try:
             await self._update_one(
                 "UPDATE games SET lobby_channel_id = channel_id, channel_id = ?"
-                " WHERE id = ? AND status IN ('lobby', 'active') AND lobby_channel_id IS NULL",
+                " WHERE id = ? AND status = 'lobby' AND lobby_channel_id IS NULL",
                 (channel_id, game_id),
                 game_id,
-                "live and in the channel of its lobby",
+                "a lobby in the channel of its message",
             )
         except sqlite3.IntegrityError as error:
             if "games.channel_id" in str(error):

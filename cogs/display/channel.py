@@ -27,8 +27,10 @@ from rendering import render_round_summary, render_score_chart, render_table
 def follow_thread(messages: GameMessages, event: s.Committed) -> None:
     """Keep up with where the game lives (a restart, a move into its thread); a game that
     ended in its thread shows its result on the lobby message, then its thread is archived."""
-    messages.channel_id = event.channel_id
-    messages.lobby_channel_id = event.lobby_channel_id
+    if event.lobby_channel_id is not None or messages.lobby_channel_id is None:
+        # (an event committed before the move, heard after it, changes nothing)
+        messages.channel_id = event.channel_id
+        messages.lobby_channel_id = event.lobby_channel_id
     if messages.thread_id is not None and event.status not in (
         s.SessionStatus.LOBBY,
         s.SessionStatus.ACTIVE,

@@ -68,13 +68,13 @@ class Worker:
     async def _flush(self, messages: GameMessages) -> None:
         """Show what is dirty, newest state first for each part; a part Discord could not
         take now (rate limit, outage) stays dirty and the pass is tried again later."""
-        channel = self.channel_of(messages)
         retry = False
         if "lobby" in messages.dirty and "lobby" not in messages.claims:
             messages.dirty.discard("lobby")
             if not await self._guard(messages, "lobby", self.posts.show_lobby(messages)):
                 messages.dirty.add("lobby")
                 retry = True
+        channel = self.channel_of(messages)  # after the lobby: the game may have moved
         while messages.announcements and not retry:
             event = messages.announcements[0]
             if await self._guard(

@@ -78,6 +78,12 @@ async def test_a_game_moves_into_its_thread_once_and_frees_its_channel(db: Datab
     with pytest.raises(GameChanged):
         async with db.unit() as repo:
             await repo.move_game(first.id, 51)  # a game moves once
+    third = await _lobby(db, 6)
     async with db.unit() as repo:
-        assert [g.id for g in await repo.live_games()] == [first.id, second.id]
+        await repo.start_game(third.id, 1, "{}")
+    with pytest.raises(GameChanged):
+        async with db.unit() as repo:
+            await repo.move_game(third.id, 60)  # dealt: it stays where its messages are
+    async with db.unit() as repo:
+        assert [g.id for g in await repo.live_games()] == [first.id, second.id, third.id]
         assert (await repo.live_game_in_channel(5)) == await repo.load_game(second.id)
