@@ -296,6 +296,11 @@ async def play_to_end(table: Table, max_moves: int = 300) -> int:
         said = await table.text(user, "discard", card=choices[0]["value"])
         assert "discarded" in said, said
         moves += 1
+    thread = table.thread
+    if thread is not None and session.status is SessionStatus.FINISHED:
+        # Everything of the game is shown once its thread is archived; what follows (the
+        # league, another table) is typed in the channel.
+        await eventually(lambda: thread.archived)
     return moves
 
 
