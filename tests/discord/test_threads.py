@@ -166,6 +166,9 @@ async def test_a_restart_in_the_middle_of_a_threaded_game_carries_on_in_its_thre
         for user in table.players:  # everything shown before the bot stops
             hand = table.session().view(str(user.id)).hand
             await eventually(dm_shows(table, user, hand))
+        # The player now to move was told with a fresh hand message, the old one deleted.
+        other = next(u for u in table.players if u is not mover)
+        await eventually(lambda: any(m.deleted for m in table.fake.dms(other, deleted=True)))
         lobby = channel_posts(table)[0]
         posted = table.table_message()
         assert posted is not None
