@@ -86,8 +86,10 @@ def table_message(fake: FakeDiscord, channel: Channel) -> Message | None:
     known = _TABLES.get(channel.id)
     if known is not None and not known.deleted:
         return known
+    threads = fake.threads(channel)  # the game plays in the thread of its lobby message
+    where = threads[-1] if threads else channel
     found = [
-        m for m in fake.messages(channel) if any(a.filename == "table.png" for a in m.attachments)
+        m for m in fake.messages(where) if any(a.filename == "table.png" for a in m.attachments)
     ]
     if found:
         _TABLES[channel.id] = found[-1]
@@ -114,6 +116,9 @@ async def setup_game(fake: FakeDiscord, game: Game) -> None:
         ix = await fake.slash(user, game.channel, command, options=options)
         await ix.response(30)
         await ix.wait_until(lambda i: any(m.content for m in i.messages), 30)
+        if command == "rummy new":
+            # People follow the game into the thread Discord shows under the lobby message.
+            await ix.wait_until(lambda i: any(m.thread for m in i.messages), 30)
     deadline = time.monotonic() + 60
     while (
         not any(hand_dm(fake, u) for u in game.players) or table_message(fake, game.channel) is None
@@ -395,6 +400,8 @@ async def main(args: argparse.Namespace) -> None:
 
             began = time.monotonic()
             await asyncio.gather(*(setup(g) for g in games))
+            for game in games[: args.hard]:
+                IGNORED.update(str(t.id) for t in fake.threads(game.channel))
             await settle(fake)
             live = rss_kib(bot.pid)
             print(

@@ -117,8 +117,11 @@ def hand_view(
     return out if out.children else None
 
 
-def lobby_message(event: s.Committed, loc: str) -> tuple[str, discord.ui.View | None]:
-    """The lobby message for ``event``: open (with buttons), started or cancelled."""
+def lobby_message(
+    event: s.Committed, loc: str, thread: int | None = None
+) -> tuple[str, discord.ui.View | None]:
+    """The lobby message for ``event``: open (with buttons), started or cancelled; for a game
+    in ``thread``, once dealt, one line saying where it is played, then its result."""
     ruleset = event.ruleset
     players = present.seat_names(event.seats, loc)
     host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
@@ -128,6 +131,11 @@ def lobby_message(event: s.Committed, loc: str) -> tuple[str, discord.ui.View | 
     state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
     if event.kind is s.EventKind.CANCELLED:
         state = "cancelled"
+    if thread is not None and state == "started":
+        names = {x.player_id: x.display_name for x in event.seats}
+        return present.thread_lobby_text(
+            ruleset, players, f"<#{thread}>", loc, event.view(None), names
+        ), None
     return present.lobby_text(
         ruleset, players, host, loc, state=state, timer=event.turn_timer
     ), None

@@ -21,7 +21,7 @@ from bot import sessions as s
 from bot.i18n import locale_of, t
 from bot.rummy import Action, GameView, Ruleset
 from bot.sessions.messages import MessageKind
-from cogs import components, present
+from cogs import components, present, threads
 from cogs.client import Interaction
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hand, dm_hand, hand_message
@@ -44,12 +44,28 @@ def notifier(interaction: Interaction) -> Notifier:
     return interaction.client.service(Notifier)
 
 
+def session_here(interaction: Interaction) -> s.Session | None:
+    """The game a slash command used here is about: the one living in this channel (or
+    thread), else the only one whose lobby message is in this channel (its players may
+    type in the channel where they saw it); None when there is none, or several."""
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        return None
+    found = manager(interaction).get(channel_id)
+    if found is not None:
+        return found
+    opened = manager(interaction).opened_in(channel_id)
+    return opened[0] if len(opened) == 1 else None
+
+
 def channel_session(interaction: Interaction) -> s.Session:
-    """The session of the channel a slash command was used in."""
+    """The session of the channel a slash command was used in (see :func:`session_here`)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise Refused("error.guild_only")
-    session = manager(interaction).get(interaction.channel_id)
+    session = session_here(interaction)
     if session is None:
+        if manager(interaction).opened_in(interaction.channel_id):
+            raise Refused("refusal.table.in_threads")
         raise s.NoGameHere("refusal.table.none")
     return session
 
@@ -159,6 +175,7 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
         return
     remember(interaction)
     display = notifier(interaction)
+    threaded = await threads.wanted(interaction, manager(interaction))
     display.pending_channels.add(interaction.channel_id)
     try:
         session = await manager(interaction).create_lobby(
@@ -168,10 +185,23 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             host_name=interaction.user.display_name,
             ruleset=ruleset,
             turn_timer=turn_timer,
+            placing=threaded,
         )
     except BaseException:
         display.pending_channels.discard(interaction.channel_id)
         raise
+    try:
+        await show_lobby(interaction, session, loc, threaded)
+    finally:
+        session.placed()
+
+
+async def show_lobby(
+    interaction: Interaction, session: s.Session, loc: str, threaded: bool
+) -> None:
+    """Post the new lobby as the command's answer, then, ``threaded``, move it into a
+    thread started from it."""
+    display = notifier(interaction)
     messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
     messages.locale = loc
     try:
@@ -182,10 +212,51 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             view=components.lobby_view(session.game_id, loc),
         )
     finally:
-        display.pending_channels.discard(interaction.channel_id)
+        display.pending_channels.discard(session.channel_id)
     if message is None:
         message = await interaction.original_response()
     display.set_lobby_message(session.game_id, session.guild_id, session.channel_id, message.id)
+    if threaded:
+        await into_thread(interaction, session, message.id, loc)
+
+
+async def into_thread(
+    interaction: Interaction, session: s.Session, lobby_message: int, loc: str
+) -> None:
+    """Start the game's thread from its lobby message and move the game into it; when that
+    cannot be, the game stays in the channel and the channel is told so, once."""
+    have = interaction.app_permissions
+    if have.value == 0:
+        have = _cached_permissions(interaction) or have
+    missing = threads.missing_permissions(have)
+    if missing:
+        names = ", ".join(t(key, loc) for key in missing)
+        notice = t("thread.failed_permissions", loc, permissions=names)
+    else:
+        host = next((x.display_name for x in session.seats if x.user_id == session.host_id), "")
+        try:
+            await notifier(interaction).pace()  # it counts against the global rate limit
+            thread = await threads.start(
+                interaction, lobby_message, threads.thread_name(session.ruleset, host, loc)
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: no thread (%s); it plays in the channel", session.game_id, error)
+            notice = t("thread.failed", loc)
+        else:
+            lobby_channel = session.channel_id
+            try:
+                await manager(interaction).move_to_thread(session, thread.id)
+            except s.SessionError:
+                # Dealt or called off before Discord made the thread: the game stays where
+                # its messages are, and the empty thread leaves the list.
+                with contextlib.suppress(discord.HTTPException):
+                    await threads.archive(interaction.client, thread.id)
+                return
+            notifier(interaction).moved(session.game_id, thread.id, lobby_channel)
+            return
+    await interaction.followup.send(
+        notice, ephemeral=False, allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 async def lobby_op(
@@ -255,7 +326,7 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         try:
             event = await lobby_op(interaction, verb, session)
             messages = display.messages_of(game_id, session.guild_id, session.channel_id)
-            text, view = components.lobby_message(event, messages.locale)
+            text, view = components.lobby_message(event, messages.locale, messages.thread_id)
             await interaction.edit_original_response(
                 content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
             )

@@ -18,7 +18,7 @@ from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
 from cogs import flows, present
 from cogs.client import Interaction
-from cogs.replies import guarded, send
+from cogs.replies import Refused, guarded, send
 from rendering import render_table
 
 VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
@@ -32,6 +32,10 @@ DEFAULT_TIMER = 2
 NOTIFY = [
     app_commands.Choice(name="every_turn", value="every_turn"),
     app_commands.Choice(name="when_away", value="when_away"),
+]
+SWITCH = [
+    app_commands.Choice(name="on", value="on"),
+    app_commands.Choice(name="off", value="off"),
 ]
 SCORINGS = [
     app_commands.Choice(name="positive", value="positive"),
@@ -176,17 +180,43 @@ class Lobby(commands.Cog):
 
         await guarded(interaction, work)
 
+    @rummy.command(name="settings", description="This server's Rummy settings (Manage Server)")
+    @app_commands.describe(
+        threads="Each game in a thread of its own (on), or in the channel where it is opened (off)"
+    )
+    @app_commands.choices(threads=SWITCH)
+    async def settings(
+        self, interaction: Interaction, threads: app_commands.Choice[str] | None = None
+    ) -> None:
+        # Discord keeps default permissions for top-level commands only, so a subcommand
+        # checks its own (like /league newseason).
+        async def work() -> None:
+            loc = locale_of(interaction)
+            if interaction.guild_id is None:
+                raise Refused("error.guild_only")
+            if not flows.is_moderator(interaction, "manage_guild"):
+                permission = t("permission.manage_guild", loc)
+                await send(
+                    interaction, t("error.user_missing_permissions", loc, permissions=permission)
+                )
+                return
+            book = flows.manager(interaction).server_settings
+            if threads is None:
+                chosen = await book.of(interaction.guild_id)
+            else:
+                chosen = await book.change(interaction.guild_id, threads=threads.value == "on")
+            key = "settings.threads_on" if chosen.threads else "settings.threads_off"
+            await send(interaction, t(key, loc))
+
+        await guarded(interaction, work)
+
     @rummy.command(
         name="rules", description="Show the rules of this channel's game, or of every variant"
     )
     async def rules(self, interaction: Interaction) -> None:
         async def work() -> None:
             loc = locale_of(interaction)
-            session = (
-                flows.manager(interaction).get(interaction.channel_id)
-                if interaction.channel_id is not None
-                else None
-            )
+            session = flows.session_here(interaction)
             if session is not None:
                 text = "\n".join(present.rules_lines(session.ruleset, loc))
             else:

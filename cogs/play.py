@@ -41,10 +41,7 @@ MAX_CHOICES = 25
 
 def _legal(interaction: Interaction) -> tuple[s.Session, str, list[Action]] | None:
     """The asker's session, player id and legal actions; None when they have none."""
-    channel_id = interaction.channel_id
-    if channel_id is None:
-        return None
-    session = flows.manager(interaction).get(channel_id)
+    session = flows.session_here(interaction)
     if session is None or session.status is not s.SessionStatus.ACTIVE:
         return None
     player = session.player_of(interaction.user.id)
@@ -172,8 +169,7 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
 
 def reading_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The readings of the typed cards, when there is more than one."""
-    channel_id = interaction.channel_id
-    session = flows.manager(interaction).get(channel_id) if channel_id is not None else None
+    session = flows.session_here(interaction)
     if session is None or session.status is not s.SessionStatus.ACTIVE:
         return []
     text = str(getattr(interaction.namespace, "cards", None) or "")

@@ -164,6 +164,26 @@ def lobby_text(
     return fit(lines)
 
 
+def thread_lobby_text(
+    ruleset: Ruleset,
+    players: Sequence[str],
+    thread: str,
+    loc: str,
+    view: GameView | None,
+    names: Mapping[str, str],
+) -> str:
+    """The lobby message of a game played in ``thread`` (a channel mention): one line while
+    it is played, its final standings once it is over."""
+    variant = variant_name(ruleset, loc)
+    if view is None or not view.is_over:
+        return t(
+            "lobby.playing_in", loc, variant=variant, thread=thread, players=", ".join(players)
+        )
+    return fit(
+        [t("lobby.played_in", loc, variant=variant, thread=thread), final_text(view, names, loc)]
+    )
+
+
 # --- moves --------------------------------------------------------------------------------
 
 

@@ -81,6 +81,9 @@ class Committed:
     legal: Mapping[str, tuple[Action, ...]] = field(default_factory=dict)
     """Per seated player id, what they may do after this commit (empty when nothing: not
     their turn, before the deal, after the end); what a hand message's menus offer."""
+    lobby_channel_id: int | None = None
+    """The text channel of the lobby message when the game lives in a thread started from
+    it (``channel_id`` is the thread); None when it plays where its lobby is."""
 
     def view(self, player: str | None) -> GameView | None:
         """The table as ``player`` saw it at this commit (a spectator's view for anyone not

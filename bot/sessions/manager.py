@@ -13,6 +13,7 @@ from types import MappingProxyType
 from bot.clock import utc_now
 from bot.rummy import Game, Ruleset
 from bot.seats import NewSeat, assign_seats
+from bot.server_settings import ServerSettingsBook
 from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, NotAllowed
 from bot.sessions.events import Listener
@@ -57,6 +58,8 @@ class SessionManager:
         self._notifiers: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self.league = League(store)
+        self.server_settings = ServerSettingsBook(store)
+        """What each server chose (threads or not, …)."""
         self.messages = MessageLedger(store)
         """The Discord messages that show each live game (the one way their ids are kept)."""
 
@@ -93,6 +96,31 @@ class SessionManager:
     def get(self, channel_id: int) -> Session | None:
         return self._sessions.get(channel_id)
 
+    def opened_in(self, channel_id: int) -> list[Session]:
+        """The live sessions whose lobby message is in ``channel_id`` but which play in a
+        thread of their own, oldest first."""
+        return sorted(
+            (s for s in self._sessions.values() if s.lobby_channel_id == channel_id),
+            key=lambda s: s.game_id,
+        )
+
+    async def move_to_thread(self, session: Session, thread_id: int) -> None:
+        """The lobby leaves its channel for ``thread_id``, a thread started from its lobby
+        message: it is found by the thread from now on (restarts included), and the channel
+        is free for another table. Once dealt a game stays where it is (:class:`LobbyError`)."""
+        async with self._lock:
+            if thread_id in self._sessions:
+                raise ChannelBusy("refusal.table.taken")
+            old = session.channel_id
+            try:
+                await session._move(thread_id)
+            except DuplicateLiveGame:
+                raise ChannelBusy("refusal.table.taken") from None
+            if self._sessions.get(old) is session:
+                del self._sessions[old]
+            if not session.closed:
+                self._sessions[thread_id] = session
+
     def by_game(self, game_id: int) -> Session | None:
         """The live session of a game (buttons and DMs carry the game id)."""
         return self._by_game.get(game_id)
@@ -107,8 +135,13 @@ class SessionManager:
         ruleset: Ruleset,
         seed: int | None = None,
         turn_timer: int = 0,
+        placing: bool = False,
     ) -> Session:
         """Open a table in a channel that has none, with the host in the first seat.
+
+        ``placing``: the caller is about to move the lobby into a thread of its own; it
+        cannot be dealt until the caller says it is placed (:meth:`Session.placed`), so its
+        first messages never go to the channel it is leaving.
 
         ``seed`` fixes the deal (for tests and replays); by default it is random.
         ``turn_timer``: minutes a person's turn may take (0: no timer).
@@ -133,7 +166,10 @@ class SessionManager:
                     )
             except DuplicateLiveGame:
                 raise ChannelBusy("refusal.table.broken") from None
-            return self._add(record, None)
+            session = self._add(record, None)
+            if not placing:
+                session.placed()
+            return session
 
     async def load_active(self, guild_ids: Collection[int] | None = None) -> int:
         """Open a session for every stored lobby and unfinished game (of ``guild_ids`` if
@@ -159,7 +195,9 @@ class SessionManager:
                     except Exception:
                         log.exception("game %s could not be restored; it stays stored", record.id)
                         continue
-                await self._add(record, game, shown.get(record.id, ())).resume()
+                session = self._add(record, game, shown.get(record.id, ()))
+                session.placed()
+                await session.resume()
                 loaded += 1
             return loaded
 
@@ -212,6 +250,7 @@ class SessionManager:
                     await session._shutdown()
             async with self._store.unit() as repo:
                 count = await repo.forget_guild(guild_id)
+            self.server_settings.forget(guild_id)
             await self._store.purge()
             return count
 

@@ -20,6 +20,7 @@ table only through its operations.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
@@ -56,6 +57,8 @@ from bot.storage import (
 log = logging.getLogger(__name__)
 
 LEVEL_LIMIT = 16
+PLACING_LIMIT = 10.0
+"""Seconds a deal waits at most for its lobby to move into its thread."""
 _E = TypeVar("_E", bound="Committed | None")
 
 
@@ -92,6 +95,7 @@ class Session:
         self._closed = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._events: asyncio.Queue[Committed | None] = asyncio.Queue()
+        self._placed = asyncio.Event()
         self._notifier = asyncio.create_task(
             self._notify_loop(), name=f"game-{record.id}-listeners"
         )
@@ -109,6 +113,12 @@ class Session:
     @property
     def channel_id(self) -> int:
         return self._record.channel_id
+
+    @property
+    def lobby_channel_id(self) -> int | None:
+        """The text channel of the lobby message when the game lives in a thread started
+        from it (:attr:`channel_id` is then the thread); None when it plays there."""
+        return self._record.lobby_channel_id
 
     @property
     def host_id(self) -> int | None:
@@ -286,7 +296,10 @@ class Session:
 
     async def start(self, by_user: int, *, moderator: bool) -> Committed:
         """Deal: the lobby becomes a game. Host or moderator only; the ruleset decides how
-        many players may sit down."""
+        many players may sit down. A lobby being moved into its thread is dealt once it is
+        there (or after ``PLACING_LIMIT`` seconds, where it is)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._placed.wait(), PLACING_LIMIT)
 
         async def work() -> Committed:
             if not self._may_run_table(by_user, moderator):
@@ -314,6 +327,23 @@ class Session:
             return await self._end(self.player_of(by_user))
 
         return await self._run(work)
+
+    def placed(self) -> None:
+        """The lobby is where it will be played (see ``SessionManager.create_lobby``)."""
+        self._placed.set()
+
+    async def _move(self, channel_id: int) -> None:
+        """Live from now on in ``channel_id``, a thread started from the lobby message (the
+        manager's :meth:`~bot.sessions.SessionManager.move_to_thread` calls this)."""
+        async with self._lock:
+            if self._closed:
+                raise SessionClosed("refusal.table.over")
+            self._lobby()  # dealt already: the game's messages are in the channel
+            async with self._store.unit() as repo:
+                await repo.move_game(self.game_id, channel_id)
+            self._record = dataclasses.replace(
+                self._record, channel_id=channel_id, lobby_channel_id=self._record.channel_id
+            )
 
     # --- the turn timer and the computer seats ----------------------------------------------
 
@@ -623,6 +653,7 @@ class Session:
             timed=timed,
             deadline=self.deadline,
             legal=legal,
+            lobby_channel_id=self.lobby_channel_id,
         )
 
     def _dealt(self) -> Game:

@@ -4,6 +4,7 @@ timer's deadline and stand-ins, and every way of loading games back."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
@@ -12,13 +13,14 @@ from typing import Any
 from bot.league import SeatResult
 from bot.rummy.views import RoundResult
 from bot.seats import Deadline, Seat, SeatKind
+from bot.storage.errors import DuplicateLiveGame
 from bot.storage.league import LeagueRows
 from bot.storage.models import GameRecord, GameStatus, from_db_time, to_db_time
 from bot.storage.rows import dump_json, required_time
 
 _GAME_COLUMNS = (
     "SELECT id, guild_id, channel_id, host_id, ruleset, seed, status, created_at, finished_at,"
-    " season, action_count, snapshot, turn_timer FROM games"
+    " season, action_count, snapshot, turn_timer, lobby_channel_id FROM games"
 )
 _GAME_BY_ID = _GAME_COLUMNS + " WHERE id = ?"
 _LIVE_GAMES = _GAME_COLUMNS + " WHERE status IN ('lobby', 'active') ORDER BY id"
@@ -110,6 +112,23 @@ class GameRows(LeagueRows):
             "SELECT status FROM games WHERE id = ?", (game_id,)
         )
         return GameStatus(next(iter(rows))[0])
+
+    async def move_game(self, game_id: int, channel_id: int) -> None:
+        """The lobby moves from the channel of its message into ``channel_id`` (a thread
+        started from that message), once and before the deal; the lobby's channel is kept.
+        Another live game there: :class:`DuplicateLiveGame`."""
+        try:
+            await self._update_one(
+                "UPDATE games SET lobby_channel_id = channel_id, channel_id = ?"
+                " WHERE id = ? AND status = 'lobby' AND lobby_channel_id IS NULL",
+                (channel_id, game_id),
+                game_id,
+                "a lobby in the channel of its message",
+            )
+        except sqlite3.IntegrityError as error:
+            if "games.channel_id" in str(error):
+                raise DuplicateLiveGame(channel_id) from None
+            raise
 
     async def set_deadline(self, game_id: int, deadline: Deadline | None) -> None:
         """Store the running turn's deadline, or (None) that no timer runs."""
@@ -217,6 +236,7 @@ class GameRows(LeagueRows):
                 snapshot=row["snapshot"],
                 turn_timer=row["turn_timer"],
                 deadline=deadlines.get(row["id"]),
+                lobby_channel_id=row["lobby_channel_id"],
             )
             for row in rows
         ]

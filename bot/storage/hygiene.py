@@ -63,7 +63,8 @@ class PersonalDataRows(GameRows):
         return ForgetReport(abandoned, len(seats), league_rows)
 
     async def forget_guild(self, guild_id: int) -> int:
-        """Delete everything stored about a server; returns how many games went.
+        """Delete everything stored about a server (its settings too); returns how many games
+        went.
 
         Seats, logs, rounds and standings go with their games, league rows with their seasons
         (the schema cascades the deletes).
@@ -72,6 +73,7 @@ class PersonalDataRows(GameRows):
         games = cursor.rowcount
         await cursor.close()
         await self._conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
+        await self._conn.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild_id,))
         return games
 
 

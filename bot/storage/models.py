@@ -54,6 +54,9 @@ class GameRecord:
     """Minutes a turn may take; 0 for no timer."""
     deadline: Deadline | None = None
     """The running turn's deadline, when the timer runs."""
+    lobby_channel_id: int | None = None
+    """The text channel holding the lobby message when the game lives in a thread started
+    from it (``channel_id`` is then the thread); None when it plays where its lobby is."""
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -1,6 +1,10 @@
 """The game's messages in its channel: the lobby message, the table message (edited in
 place once a turn, posted anew below the round summary after each deal, so that it stays the
-newest message of the game), and the round summaries and final standings."""
+newest message of the game), and the round summaries and final standings.
+
+A game in a thread of its own has its lobby message in the channel the thread started from
+(open, then one line saying where the game is played, then its result) and everything else
+in the thread, which is archived once everything is shown."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import GameView, RoundResult
 from bot.sessions.messages import MessageKind
-from cogs import components, present
+from cogs import components, present, threads
 from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
@@ -23,18 +27,41 @@ from cogs.display.pings import NO_MENTIONS
 from rendering import render_round_summary, render_score_chart, render_table
 
 
+def follow_thread(messages: GameMessages, event: s.Committed) -> None:
+    """Keep up with where the game lives (a restart, a move into its thread); a game that
+    ended in its thread shows its result on the lobby message, then its thread is archived."""
+    if event.lobby_channel_id is not None or messages.lobby_channel_id is None:
+        # (an event committed before the move, heard after it, changes nothing)
+        messages.channel_id = event.channel_id
+        messages.lobby_channel_id = event.lobby_channel_id
+    if messages.thread_id is not None and event.status not in (
+        s.SessionStatus.LOBBY,
+        s.SessionStatus.ACTIVE,
+    ):
+        messages.dirty.update({"lobby", "thread"})
+
+
 class ChannelPosts:
-    def __init__(self, pace: Pacer, keeper: MessageKeeper, pending_channels: set[int]) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        pace: Pacer,
+        keeper: MessageKeeper,
+        pending_channels: set[int],
+    ) -> None:
+        self.client = client
         self.pace = pace
         self.keeper = keeper
         self.pending_channels = pending_channels
         """Channels where a lobby is being created; its message is the command's answer."""
 
-    async def show_lobby(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
+    async def show_lobby(self, messages: GameMessages) -> None:
         event = messages.latest
         if event is None:
             return
-        text, view = components.lobby_message(event, messages.locale)
+        where = messages.lobby_channel_id or messages.channel_id
+        channel = self.client.get_partial_messageable(where, guild_id=messages.guild_id)
+        text, view = components.lobby_message(event, messages.locale, messages.thread_id)
         if messages.lobby_message is not None:
             message = channel.get_partial_message(messages.lobby_message)
             try:
@@ -43,7 +70,7 @@ class ChannelPosts:
                 return
             except discord.NotFound:
                 self.keeper.keep(messages, MessageKind.LOBBY, None)
-        if event.kind is s.EventKind.LOBBY and messages.channel_id not in self.pending_channels:
+        if event.kind is s.EventKind.LOBBY and where not in self.pending_channels:
             await self.pace()
             sent = await channel.send(
                 text, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
@@ -102,6 +129,14 @@ class ChannelPosts:
         )
         self.keeper.keep(messages, MessageKind.TABLE, sent.id)
         messages.repost_table = False
+
+    async def archive(self, messages: GameMessages) -> None:
+        """Archive the game's thread (it is over and everything of it is shown)."""
+        thread = messages.thread_id
+        if thread is None:
+            return
+        await self.pace()
+        await threads.archive(self.client, thread)
 
     async def announce(
         self, messages: GameMessages, channel: discord.PartialMessageable, event: s.Committed

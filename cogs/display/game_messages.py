@@ -65,7 +65,10 @@ class GameMessages:
     game_id: int
     guild_id: int
     channel_id: int
+    """Where the game lives: its thread, or the channel of its lobby."""
     locale: str = "en"
+    lobby_channel_id: int | None = None
+    """The channel of the lobby message when the game lives in a thread started from it."""
     lobby_message: int | None = None
     table_message: int | None = None
     ping_message: int | None = None
@@ -109,6 +112,11 @@ class GameMessages:
     task: asyncio.Task[None] | None = None
     backoff: float = 0.0
     done: bool = False
+
+    @property
+    def thread_id(self) -> int | None:
+        """The game's own thread, if it plays in one."""
+        return self.channel_id if self.lobby_channel_id is not None else None
 
     def note_move(self, player: str, move: tuple[Action, GameView | None, bool]) -> None:
         last = self.notes[-1] if self.notes else None

@@ -42,6 +42,8 @@ class MessageKeeper:
         elif kind is MessageKind.PING:
             messages.ping_message = message_id
         channel_id = messages.channel_id
+        if kind is MessageKind.LOBBY and messages.lobby_channel_id is not None:
+            channel_id = messages.lobby_channel_id
         if kind is MessageKind.HAND:
             if message_id is None:
                 messages.hand_messages.pop(player, None)

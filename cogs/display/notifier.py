@@ -17,7 +17,7 @@ from bot.app import RummyBot
 from bot.i18n import catalog_locale
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
-from cogs.display.channel import ChannelPosts
+from cogs.display.channel import ChannelPosts, follow_thread
 from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hands
 from cogs.display.keeping import MessageKeeper
@@ -44,7 +44,7 @@ class Notifier(commands.Cog):
         self.hands = Hands(bot, self.pace, self.keeper, pings, self.quiet_users)
         self.worker = Worker(
             self._channel,
-            ChannelPosts(self.pace, self.keeper, self.pending_channels),
+            ChannelPosts(bot, self.pace, self.keeper, self.pending_channels),
             pings,
             self.hands,
             self.games,
@@ -167,11 +167,19 @@ class Notifier(commands.Cog):
         self.keeper.keep(messages, MessageKind.LOBBY, message)
         self.pending_channels.discard(channel_id)
 
+    def moved(self, game_id: int, thread_id: int, lobby_channel_id: int) -> None:
+        """The game now lives in its thread; its lobby message stays in the channel."""
+        messages = self.games.get(game_id)
+        if messages is not None:
+            messages.channel_id = thread_id
+            messages.lobby_channel_id = lobby_channel_id
+
     # --- the listener ---------------------------------------------------------------------
 
     async def on_commit(self, event: s.Committed) -> None:
         """Note what changed and wake the game's worker; never waits for Discord."""
         messages = self.messages_of(event.game_id, event.guild_id, event.channel_id)
         changes.note(messages, event)
+        follow_thread(messages, event)
         messages.noted.set()
         self.worker.wake(messages)

@@ -68,13 +68,13 @@ class Worker:
     async def _flush(self, messages: GameMessages) -> None:
         """Show what is dirty, newest state first for each part; a part Discord could not
         take now (rate limit, outage) stays dirty and the pass is tried again later."""
-        channel = self.channel_of(messages)
         retry = False
         if "lobby" in messages.dirty and "lobby" not in messages.claims:
             messages.dirty.discard("lobby")
-            if not await self._guard(messages, "lobby", self.posts.show_lobby(messages, channel)):
+            if not await self._guard(messages, "lobby", self.posts.show_lobby(messages)):
                 messages.dirty.add("lobby")
                 retry = True
+        channel = self.channel_of(messages)  # after the lobby: the game may have moved
         while messages.announcements and not retry:
             event = messages.announcements[0]
             if await self._guard(
@@ -109,6 +109,14 @@ class Worker:
                 messages.dirty.add(key)
                 if notify and messages.notify is None:
                     messages.notify = player
+                retry = True
+        if messages.dirty == {"thread"} and not (
+            retry or messages.announcements or messages.notices
+        ):
+            # Last of all, once everything of the game is shown there.
+            messages.dirty.discard("thread")
+            if not await self._guard(messages, "thread", self.posts.archive(messages)):
+                messages.dirty.add("thread")
                 retry = True
         if retry:
             messages.backoff = min(max(messages.backoff * 2, 1.0), 30.0)

@@ -34,36 +34,70 @@ class Table:
     channel: Channel
     players: list[User] = field(default_factory=list)
     events: list[Committed] = field(default_factory=list)
+    threads: bool = True
+    """Whether the server lets games play in threads (``threads_off`` turns them off)."""
+    thread: Channel | None = None
+    """The thread of the game ``rummy new`` opened last, if it has one."""
 
     async def record(self, event: Committed) -> None:
         self.events.append(event)
 
+    @property
+    def here(self) -> Channel:
+        """Where the game is played: its thread (started from its lobby message), else the
+        table's channel."""
+        return self.thread or self.channel
+
     def session(self) -> Session:
-        session = self.sessions.get(self.channel.id)
+        session = self.sessions.get(self.here.id)
         assert session is not None
         return session
 
+    async def threads_off(self) -> None:
+        """The server's owner turns threads off: games play in the channel, as they did."""
+        said = await self.text(self.guild.owner, "rummy settings", threads="off")
+        assert "without a thread" in said, said
+        self.threads = False
+
     async def answer(self, user: User, command: str, /, **options: Any) -> Response:
-        """Run a slash command and return its answer once the bot has finished it."""
-        ix = await self.fake.slash(user, self.channel, command, **options)
+        """Run a slash command where the game is played and return its answer once the bot
+        has finished it; ``rummy new`` is run in the table's channel and, threads on, returns
+        once the game's thread is there."""
+        ix = await self.fake.slash(user, self._where(command), command, **options)
         response = await ix.response(10)
         if response.deferred:
             await ix.wait_until(lambda i: _settled(i), 10)
+        lobby = response.message
+        if command == "rummy new" and lobby is not None and not lobby.ephemeral:
+            self.thread = None
+        if command == "rummy new" and self.threads and lobby is not None and not lobby.ephemeral:
+            await eventually(lambda: lobby.thread is not None, 10)
+            self.thread = lobby.thread
+            # The bot moves the game into its thread just after Discord made it.
+            await eventually(lambda: self.sessions.get(lobby.id) is not None, 10)
         return response
 
     async def text(self, user: User, command: str, /, **options: Any) -> str:
-        """The text of the bot's final answer to a slash command."""
-        ix = await self.fake.slash(user, self.channel, command, **options)
+        """The text of the bot's final answer to a slash command used where the game is."""
+        ix = await self.fake.slash(user, self._where(command), command, **options)
         await ix.response(10)
         await ix.wait_until(_settled, 10)
         messages = ix.messages
         assert messages, "no answer"
         return messages[-1].content
 
+    def _where(self, command: str) -> Channel:
+        """A new table and the server's settings are the channel's business; the rest is
+        typed where the game is, unless its thread is archived (it is over)."""
+        here = self.here
+        if command in ("rummy new", "rummy settings") or here.archived:
+            return self.channel
+        return here
+
     def table_message(self) -> Message | None:
         found = [
             m
-            for m in self.fake.messages(self.channel)
+            for m in self.fake.messages(self.here)
             if m.author.id == self.fake.bot_user.id
             and any(a.filename == "table.png" for a in m.attachments)
         ]
@@ -234,7 +268,7 @@ def on_turn(session: Session, turn: int) -> bool:
 async def play_to_end(table: Table, max_moves: int = 300) -> int:
     """Play the channel's game to its end by slash commands, each player taking the first
     meld autocomplete offers, then the first discard it offers; returns the moves made."""
-    fake, channel, session = table.fake, table.channel, table.session()
+    fake, channel, session = table.fake, table.here, table.session()
     users = {str(u.id): u for u in table.players}
     moves = 0
     while session.status is SessionStatus.ACTIVE and moves < max_moves:
@@ -262,6 +296,11 @@ async def play_to_end(table: Table, max_moves: int = 300) -> int:
         said = await table.text(user, "discard", card=choices[0]["value"])
         assert "discarded" in said, said
         moves += 1
+    thread = table.thread
+    if thread is not None and session.status is SessionStatus.FINISHED:
+        # Everything of the game is shown once its thread is archived; what follows (the
+        # league, another table) is typed in the channel.
+        await eventually(lambda: thread.archived)
     return moves
 
 
@@ -280,7 +319,7 @@ async def play_turn(table: Table, user: User, strategy: Strategy) -> None:
     """One whole turn of ``user`` by slash commands, choosing from autocomplete: a deep take
     when one is offered (Rummy 500), else the stock; then every swap, meld and lay-off
     offered; then the first discard offered."""
-    fake, channel, session = table.fake, table.channel, table.session()
+    fake, channel, session = table.fake, table.here, table.session()
     me = str(user.id)
     view = session.view(None)
     if not view.stock_size and not view.discard_size:

@@ -81,7 +81,9 @@ async def test_host_kicks_and_status_and_rules_answer_privately(
     await eventually(lambda: "bob" in lobby.content)
     start = await fake.click(ann, lobby, next(c for c in lobby.custom_ids() if ":start:" in c))
     await start.response()
-    await eventually(lambda: "(started)" in lobby.content or "(commencée)" in lobby.content)
+    # The game plays in its thread: the lobby message says so in one line.
+    await eventually(lambda: "se joue dans" in lobby.content)
+    assert f"<#{table.here.id}>" in lobby.content
     assert lobby.components == [] or not lobby.custom_ids()
     assert table.session().status is SessionStatus.ACTIVE
     await eventually(lambda: table.table_message() is not None)

@@ -32,7 +32,7 @@ async def _my_turn_comes(session: Session, me: str) -> bool:
 
 async def _my_turn(table: Table, user: User) -> None:
     """One turn by slash commands: the stock, every meld autocomplete offers, a discard."""
-    fake, channel, session = table.fake, table.channel, table.session()
+    fake, channel, session = table.fake, table.here, table.session()
     me = str(user.id)
     turn = session.view(None).turn
     await eventually(dm_shows(table, user, session.view(me).hand))
@@ -91,9 +91,10 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(
         await eventually(
             lambda: any(
                 "scores.png" in [a.filename for a in m.attachments]
-                for m in fake.messages(table.channel)
+                for m in fake.messages(table.here)
             ),
         )
+        await eventually(lambda: table.here.archived)  # the game's thread, once it is over
         history = await table.text(ann, "league history")
         assert "Computer 1" in history
         card = await table.sessions.league.player_card(table.guild.id, ann.id)

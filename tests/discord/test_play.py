@@ -61,8 +61,8 @@ async def open_and_start(table: Table, **options: object) -> None:
 async def test_a_two_player_classic_game_played_to_the_end_with_slash_commands(
     table: Table, cog_problems: list[logging.LogRecord]
 ) -> None:
-    fake, channel = table.fake, table.channel
     await open_and_start(table, target=1)
+    fake, channel = table.fake, table.here
     session = table.session()
     await play_to_end(table)
     assert session.status is SessionStatus.FINISHED

@@ -44,8 +44,11 @@ def running_bot(
 
 
 def tables(fake: FakeDiscord, channel: Channel) -> list[Message]:
+    """The table messages of the game opened in ``channel``: in its thread, once it has one."""
+    threads = fake.threads(channel)
+    where = threads[-1] if threads else channel
     return [
-        m for m in fake.messages(channel) if any(a.filename == "table.png" for a in m.attachments)
+        m for m in fake.messages(where) if any(a.filename == "table.png" for a in m.attachments)
     ]
 
 

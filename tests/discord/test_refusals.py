@@ -78,7 +78,7 @@ async def test_refused_requests_are_answered_privately_and_change_nothing(
     assert "jokers" in text
     assert "no game" in (await refused(table, ann, "draw", source="stock"))
     await start_game(table)
-    assert "already" in (await refused(table, carol, "rummy new", variant="500"))
+    assert "already" in (await refused(table, carol, "rummy new", table.here, variant="500"))
     session = table.session()
     first = session.view(None).current
     current, other = (ann, bob) if first == str(ann.id) else (bob, ann)
@@ -90,12 +90,12 @@ async def test_refused_requests_are_answered_privately_and_change_nothing(
     assert "couldn't read" in (await refused(table, current, "meld", cards="\U0001f600" * 250))
     assert "Only the host" in (await refused(table, carol, "rummy cancel"))
     # A stale button: the hand shown before a move, clicked after it.
-    shown = await fake.slash(current, table.channel, "hand")
+    shown = await fake.slash(current, table.here, "hand")
     await shown.wait_until(lambda i: any(m.components for m in i.messages), 10)
     old_hand = next(m for m in shown.messages if m.components)
     draw_id = next(c for c in old_hand.custom_ids() if c.startswith("rummy:do:draw:"))
     await table.text(current, "draw", source="stock")
-    card = (await fake.autocomplete(current, table.channel, "discard", focused="card", card=""))[0]
+    card = (await fake.autocomplete(current, table.here, "discard", focused="card", card=""))[0]
     await table.text(current, "discard", card=card["value"])
     before = len(table.events)
     late = await fake.click(current, old_hand, draw_id)
@@ -105,8 +105,9 @@ async def test_refused_requests_are_answered_privately_and_change_nothing(
     assert late.followup_messages[0].ephemeral
     assert len(table.events) == before
     # An ended game: every button of it is refused.
+    game = table.here
     await table.text(ann, "rummy cancel")
-    await eventually(lambda: table.sessions.get(table.channel.id) is None)
+    await eventually(lambda: table.sessions.get(game.id) is None)
     gone = await fake.click(current, old_hand, draw_id)
     await gone.response()
     await gone.wait_until(lambda i: any("over" in m.content for m in i.messages))
@@ -118,15 +119,11 @@ async def test_closed_dms_are_told_once_and_the_hand_is_shown_on_request(
     fake = table.fake
     ann, bob = table.players
     await start_game(table)
-    closed = [
-        m for m in fake.messages(table.channel) if "can't send you direct messages" in m.content
-    ]
+    closed = [m for m in fake.messages(table.here) if "can't send you direct messages" in m.content]
     await eventually(
-        lambda: (
-            len([m for m in fake.messages(table.channel) if "direct messages" in m.content]) >= 1
-        )
+        lambda: len([m for m in fake.messages(table.here) if "direct messages" in m.content]) >= 1
     )
-    closed = [m for m in fake.messages(table.channel) if "direct messages" in m.content]
+    closed = [m for m in fake.messages(table.here) if "direct messages" in m.content]
     assert len(closed) == 1
     assert f"<@{bob.id}>" in closed[0].content
     table_message = table.table_message()
@@ -144,12 +141,10 @@ async def test_closed_dms_are_told_once_and_the_hand_is_shown_on_request(
     # Play on until it is bob's turn: ann draws and discards by command.
     if session.view(None).current == str(ann.id):
         await table.text(ann, "draw", source="stock")
-        card = (await fake.autocomplete(ann, table.channel, "discard", focused="card", card=""))[0]
+        card = (await fake.autocomplete(ann, table.here, "discard", focused="card", card=""))[0]
         await table.text(ann, "discard", card=card["value"])
     await eventually(
-        lambda: any(
-            f"<@{bob.id}>, it's your turn" in m.content for m in fake.messages(table.channel)
-        )
+        lambda: any(f"<@{bob.id}>, it's your turn" in m.content for m in fake.messages(table.here))
     )
     # His ephemeral hand carries the move buttons and they work.
     click = await fake.click(bob, table_message, show)
@@ -162,7 +157,7 @@ async def test_closed_dms_are_told_once_and_the_hand_is_shown_on_request(
     await eventually(lambda: session.seq == before + 1)
     await eventually(lambda: "Just drawn" in hand.content)
     # Still told only once.
-    assert len([m for m in fake.messages(table.channel) if "direct messages" in m.content]) == 1
+    assert len([m for m in fake.messages(table.here) if "direct messages" in m.content]) == 1
     assert session.status is SessionStatus.ACTIVE
 
 
@@ -175,7 +170,7 @@ async def test_two_clicks_at_once_apply_once(
     session = table.session()
     if session.view(None).current != str(ann.id):
         await table.text(bob, "draw", source="stock")
-        card = (await fake.autocomplete(bob, table.channel, "discard", focused="card", card=""))[0]
+        card = (await fake.autocomplete(bob, table.here, "discard", focused="card", card=""))[0]
         await table.text(bob, "discard", card=card["value"])
     turn = session.view(None).turn
     await eventually(dm_has(table, ann, "rummy:do:draw:", f":{turn}"))

@@ -23,7 +23,7 @@ __all__ = ["bots", "cog_problems"]
 def _tables(table: Table) -> list[Message]:
     return [
         m
-        for m in table.fake.messages(table.channel)
+        for m in table.fake.messages(table.here)
         if any(a.filename == "table.png" for a in m.attachments)
     ]
 
@@ -56,7 +56,7 @@ async def test_after_a_restart_the_same_table_and_hand_messages_are_edited(
         mover_dms, mover_edits = len(fake.dms(mover)), mover_dm.edits
 
     async with bots.restart(table) as table:
-        choices = await fake.autocomplete(mover, table.channel, "discard", focused="card", card="")
+        choices = await fake.autocomplete(mover, table.here, "discard", focused="card", card="")
         assert "discarded" in await table.text(mover, "discard", card=choices[0]["value"])
         await eventually(lambda: "discarded" in before_table.content)
         # The same table message was edited; no new one was posted.

@@ -21,12 +21,12 @@ async def test_an_absent_player_is_replaced_after_three_turns_and_takes_the_seat
     async with bots.table("ann", brains=Brains(delay=0)) as table:
         table.sessions.timing.minute = 1.0
         (ann,) = table.players
-        channel = table.channel
         opened = await table.answer(ann, "rummy new", variant="classic", timer=1)
         assert "Turn timer: 1 min" in opened.content
         await table.text(ann, "rummy addbot", level="easy")
         await table.text(ann, "rummy start")
         session = table.session()
+        channel = table.here
         me = str(ann.id)
 
         def said(text: str) -> bool:

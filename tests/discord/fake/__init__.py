@@ -47,8 +47,19 @@ Main API (see the classes for details):
   channel)`; `add_user(name, *, dm_open=True, locale="en-US", guilds=None, roles=()) -> User`
   (`dm_open` may be flipped later); `user_named(name)`; `dm_channel(user) -> Channel`.
   Permissions are `int` or `discord.Permissions`. Changes made after the bot connected reach
-  it as gateway events. The fake refuses channel messages the bot's permissions forbid
-  (50001, 50013) and DMs to a user with closed DMs (403, 50007).
+  it as gateway events.
+- Threads: the bot starts a public thread from a message (`POST /channels/{id}/messages/
+  {id}/threads`; the thread shares the message's id, `Message.thread` points to it) and edits
+  or archives it (`PATCH /channels/{id}`: name, archived, locked, auto-archive duration, as
+  its creator or with Manage Threads). `fake.threads(parent)`, `Guild.set_thread_archived`,
+  `Guild.delete_thread`, `Guild.max_active_threads` (the cap: 160006 beyond it). THREAD_CREATE,
+  THREAD_UPDATE and THREAD_DELETE reach the bot; active threads come in GUILD_CREATE. Refused
+  as on Discord: without Create Public Threads (403, 50013), from a thread or a DM (50024), a
+  second thread from one message (160004), a bad name or duration (50035), changing anything
+  in an archived thread (50083); sending a message unarchives a thread that is not locked;
+  `slash` in an archived thread raises ValueError (Discord offers no commands there).
+- The fake refuses channel messages the bot's permissions forbid (50001, 50013) and DMs to a
+  user with closed DMs (403, 50007).
 - Interactions (each waits for a connected bot and returns an `Interaction`):
   `slash(user, channel, "rummy new", **options)`, `click(user, message, custom_id)`,
   `select(user, message, custom_id, values)`, `autocomplete(user, channel, "meld",

@@ -45,6 +45,7 @@ EVERYONE_DEFAULT = discord.Permissions(
 BOT_DEFAULT = discord.Permissions(
     view_channel=True,
     send_messages=True,
+    create_public_threads=True,
     send_messages_in_threads=True,
     embed_links=True,
     attach_files=True,
@@ -56,6 +57,8 @@ MEMBERS_INTENT = discord.Intents(members=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+HAS_THREAD = 1 << 5
+"""Message flag: a thread was started from this message."""
 
 
 class Snowflakes:
@@ -154,6 +157,13 @@ class Channel:
     recipient: User | None = None
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     position: int = 0
+    owner: User | None = None
+    """A thread's creator (None: the guild's owner, for threads a test made)."""
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = field(default_factory=lambda: iso_now())
+    rate_limit_per_user: int = 0
 
     @property
     def is_dm(self) -> bool:
@@ -193,22 +203,23 @@ class Channel:
             "flags": 0,
             "nsfw": False,
             "last_message_id": None,
-            "rate_limit_per_user": 0,
+            "rate_limit_per_user": self.rate_limit_per_user,
         }
         if self.parent is not None:
+            owner = self.owner if self.owner is not None else self.guild.owner
             data.update(
                 parent_id=str(self.parent.id),
-                owner_id=str(self.guild.owner.id),
+                owner_id=str(owner.id),
                 member_count=1,
                 message_count=0,
                 total_message_sent=0,
                 thread_metadata={
-                    "archived": False,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": iso_now(),
-                    "locked": False,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.archive_timestamp,
+                    "locked": self.locked,
                     "invitable": True,
-                    "create_timestamp": iso_now(),
+                    "create_timestamp": self.archive_timestamp,
                 },
             )
         else:
@@ -268,6 +279,9 @@ class Guild:
         self.roles[self.bot_role.id] = self.bot_role
         self.members[fake.bot_user.id] = Member(fake.bot_user, [self.bot_role])
         self.members[owner.id] = Member(owner)
+        self.max_active_threads = 1000
+        """Discord caps a server's active threads; a test may lower the cap to provoke a
+        refusal (400, code 160006)."""
 
     # --- building -------------------------------------------------------------------------
 
@@ -297,13 +311,50 @@ class Guild:
         return channel
 
     def add_thread(self, parent: Channel, name: str = "thread") -> Channel:
+        """A public thread a person started in ``parent`` (not from a message)."""
         if parent.guild is not self or parent.is_thread:
             raise ValueError("a thread needs a text channel of this guild as parent")
-        thread = Channel(id=self._fake.ids.next(), name=name, guild=self, parent=parent)
+        return self._start_thread(self._fake.ids.next(), parent, name, self.owner, 1440)
+
+    def _start_thread(
+        self, id: int, parent: Channel, name: str, owner: User, auto_archive_duration: int
+    ) -> Channel:
+        thread = Channel(
+            id=id,
+            name=name,
+            guild=self,
+            parent=parent,
+            owner=owner,
+            auto_archive_duration=auto_archive_duration,
+        )
         self.channels[thread.id] = thread
         self._fake._register_channel(thread)
         self._fake._guild_event(self, "THREAD_CREATE", {**thread.to_json(), "newly_created": True})
         return thread
+
+    def set_thread_archived(self, thread: Channel, archived: bool = True) -> None:
+        """Archive (or unarchive) a thread as a person or Discord's inactivity timer would."""
+        if not thread.is_thread or thread.guild is not self:
+            raise ValueError("not a thread of this guild")
+        thread.archived = archived
+        thread.archive_timestamp = iso_now()
+        self._fake._guild_event(self, "THREAD_UPDATE", thread.to_json())
+
+    def delete_thread(self, thread: Channel) -> None:
+        """A moderator deletes a thread: THREAD_DELETE, and its messages are gone."""
+        if not thread.is_thread or thread.guild is not self:
+            raise ValueError("not a thread of this guild")
+        del self.channels[thread.id]
+        self._fake._forget_channel(thread)
+        assert thread.parent is not None
+        self._fake._guild_event(
+            self,
+            "THREAD_DELETE",
+            {"id": str(thread.id), "type": 11, "parent_id": str(thread.parent.id)},
+        )
+
+    def active_threads(self) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread and not c.archived]
 
     def add_member(self, user: User, roles: tuple[Role, ...] | list[Role] = ()) -> Member:
         member = Member(user, list(roles))
@@ -416,7 +467,7 @@ class Guild:
             "voice_states": [],
             "members": [m.to_json() for m in members],
             "channels": [c.to_json() for c in self.channels.values() if not c.is_thread],
-            "threads": [c.to_json() for c in self.channels.values() if c.is_thread],
+            "threads": [c.to_json() for c in self.active_threads()],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -475,6 +526,8 @@ class Message:
     deleted: bool = False
     versions: list[str] = field(default_factory=list)
     pings: list[int] = field(default_factory=list)
+    thread: Channel | None = None
+    """The public thread started from this message (it shares the message's id)."""
 
     def pinged(self, user: User) -> bool:
         """Whether sending this message notified `user` (mentioned and allowed to be)."""
@@ -562,8 +615,10 @@ class Message:
             "embeds": self.embeds,
             "components": self.components,
             "pinned": False,
-            "flags": self.flags,
+            "flags": self.flags | (HAS_THREAD if self.thread is not None else 0),
         }
+        if self.thread is not None:
+            data["thread"] = self.thread.to_json()
         if self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
         if self.webhook_id is not None:

@@ -35,6 +35,7 @@ from .model import (
     Role,
     Snowflakes,
     User,
+    iso_now,
 )
 from .ratelimit import Window
 from .validate import (
@@ -43,6 +44,7 @@ from .validate import (
     check_commands,
     check_message,
     check_modal,
+    check_thread,
     is_empty,
 )
 
@@ -50,6 +52,9 @@ log = logging.getLogger("tests.discord.fake")
 
 SEND_MESSAGES = 1 << 11
 SEND_MESSAGES_IN_THREADS = 1 << 38
+CREATE_PUBLIC_THREADS = 1 << 35
+MANAGE_THREADS = 1 << 34
+MANAGE_CHANNELS = 1 << 4
 ATTACH_FILES = 1 << 15
 VIEW_CHANNEL = 1 << 10
 EPHEMERAL = 64
@@ -442,6 +447,19 @@ class FakeDiscord:
     def _register_channel(self, channel: Channel) -> None:
         self.channels[channel.id] = channel
 
+    def _forget_channel(self, channel: Channel) -> None:
+        self.channels.pop(channel.id, None)
+        for msg in self._channel_messages.pop(channel.id, []):
+            msg.deleted = True
+        for msg in self._messages.values():
+            if msg.thread is channel:
+                msg.thread = None
+        self._changed.set()
+
+    def threads(self, parent: Channel) -> list[Channel]:
+        """The threads started in ``parent`` (archived ones included), oldest first."""
+        return sorted((c for c in self.channels.values() if c.parent is parent), key=lambda c: c.id)
+
     def _guild_event(self, guild: Guild, event: str, data: JSON, *, intent: int = 0) -> None:
         """Tell a connected bot about a change; `intent`: the intent the event needs."""
         if guild.id in self.guilds:
@@ -706,6 +724,8 @@ class FakeDiscord:
         raises PermissionError, since Discord would not offer it.
         """
         given = {**values, **(options or {})}
+        if channel.is_thread and channel.archived:
+            raise ValueError(f"#{channel.name} is archived: Discord offers no commands there")
         data = self._command_data(user, channel, command, given, check_permissions, None)
         return await self._dispatch_interaction(2, user, channel, data, locale=locale)
 
@@ -1326,6 +1346,8 @@ class FakeDiscord:
     def _edit_message(self, msg: Message, body: JSON, files: dict[int, Attachment]) -> None:
         if msg.deleted:
             raise ApiError(404, 10008, "Unknown Message")
+        if not msg.ephemeral:
+            _check_active(msg.channel)
         merged_flags = int(body.get("flags") or 0) | (msg.flags & KEPT_FLAGS)
         problems = check_message({**body, "flags": merged_flags})
         if problems:
@@ -1388,7 +1410,13 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         body, files = await self._read_body(request)
         self._check_send(channel, len(files))
+        if channel.archived and channel.locked:
+            raise ApiError(400, 50083, "Operation cannot be performed on an archived thread")
         msg = self._new_message(channel, body, files, flags_allowed=4 | 4096 | (1 << 15))
+        if channel.archived:
+            # Sending a message unarchives a thread that is not locked, as on Discord.
+            assert channel.guild is not None
+            channel.guild.set_thread_archived(channel, False)
         self._store(msg)
         return Answer(200, msg.to_json())
 
@@ -1412,7 +1440,10 @@ class FakeDiscord:
     async def _rest_delete_message(
         self, request: web.Request, channel_id: str, message_id: str
     ) -> Answer:
-        msg = self._channel_message(self._channel(channel_id), message_id)
+        channel = self._channel(channel_id)
+        msg = self._channel_message(channel, message_id)
+        if channel.locked and channel.archived:
+            _check_active(channel)
         self._delete_message(msg)
         return Answer(204)
 
@@ -1442,6 +1473,87 @@ class FakeDiscord:
         if user is None or user.bot:
             raise ApiError(400, 50033, "Invalid Recipient(s)")
         return Answer(200, self.dm_channel(user).to_json())
+
+    # ---------------------------------------------------------------- threads
+
+    async def _rest_start_thread(
+        self, request: web.Request, channel_id: str, message_id: str
+    ) -> Answer:
+        """Start Thread from Message: a public thread sharing the message's id."""
+        channel = self._channel(channel_id)
+        body, _ = await self._read_body(request)
+        guild = channel.guild
+        if guild is None or channel.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        msg = self._channel_message(channel, message_id)
+        perms = guild.permissions_in(self.bot_user, channel)
+        if not perms & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if not perms & CREATE_PUBLIC_THREADS:
+            raise ApiError(403, 50013, "Missing Permissions")
+        problems = check_thread(body, creating=True)
+        if problems:
+            raise ApiError.form(problems)
+        if msg.thread is not None or msg.id in self.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        if len(guild.active_threads()) >= guild.max_active_threads:
+            raise ApiError(400, 160006, "Maximum number of active threads reached")
+        thread = guild._start_thread(
+            msg.id,
+            channel,
+            str(body["name"]),
+            self.bot_user,
+            int(body.get("auto_archive_duration") or 1440),
+        )
+        thread.rate_limit_per_user = int(body.get("rate_limit_per_user") or 0)
+        msg.thread = thread
+        self._notify("edit", msg)
+        return Answer(201, thread.to_json())
+
+    async def _rest_patch_channel(self, request: web.Request, channel_id: str) -> Answer:
+        """Modify Channel: a thread's name, archived, locked and auto-archive duration (as its
+        creator or with Manage Threads), or a text channel's name (Manage Channels)."""
+        channel = self._channel(channel_id)
+        body, _ = await self._read_body(request)
+        guild = channel.guild
+        if guild is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        perms = guild.permissions_in(self.bot_user, channel)
+        if not perms & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if not channel.is_thread:
+            if not perms & MANAGE_CHANNELS:
+                raise ApiError(403, 50013, "Missing Permissions")
+            if "name" in body:
+                channel.name = str(body["name"])
+            self._guild_event(guild, "CHANNEL_UPDATE", channel.to_json())
+            return Answer(200, channel.to_json())
+        problems = check_thread(body, creating=False)
+        if problems:
+            raise ApiError.form(problems)
+        if not perms & MANAGE_THREADS:
+            reopening = set(body) == {"archived"} and body["archived"] is False
+            creator = channel.owner is self.bot_user
+            if "locked" in body or "rate_limit_per_user" in body:
+                raise ApiError(403, 50013, "Missing Permissions")
+            if not creator and not (reopening and not channel.locked):
+                raise ApiError(403, 50013, "Missing Permissions")
+        if channel.archived and body.get("archived") is not False:
+            raise ApiError(400, 50083, "Operation cannot be performed on an archived thread")
+        if "name" in body:
+            channel.name = str(body["name"])
+        if "auto_archive_duration" in body:
+            channel.auto_archive_duration = int(body["auto_archive_duration"])
+        if "locked" in body:
+            channel.locked = bool(body["locked"])
+        if "rate_limit_per_user" in body:
+            channel.rate_limit_per_user = int(body["rate_limit_per_user"] or 0)
+        if "archived" in body and bool(body["archived"]) != channel.archived:
+            channel.archived = bool(body["archived"])
+            channel.archive_timestamp = iso_now()
+        self._guild_event(guild, "THREAD_UPDATE", channel.to_json())
+        self._changed.set()
+        return Answer(200, channel.to_json())
 
     # ---------------------------------------------------------------- users, app, guilds
 
@@ -1824,6 +1936,12 @@ def _walk(items: list[JSON]) -> Iterable[JSON]:
             yield item["component"]
 
 
+def _check_active(channel: Channel) -> None:
+    """Messages of an archived thread cannot be changed (Discord: 50083)."""
+    if channel.archived:
+        raise ApiError(400, 50083, "Operation cannot be performed on an archived thread")
+
+
 def _major(params: Mapping[str, str]) -> str:
     for key in ("channel_id", "guild_id", "token"):
         if key in params:
@@ -1870,6 +1988,8 @@ def _build_routes(fake: FakeDiscord) -> _Routes:
     r.add("GET", "/guilds/{guild_id}/channels", fake._rest_get_guild_channels)
     r.add("GET", "/guilds/{guild_id}/members/{user_id}", fake._rest_get_member)
     r.add("GET", "/channels/{channel_id}", fake._rest_get_channel)
+    r.add("PATCH", "/channels/{channel_id}", fake._rest_patch_channel)
+    r.add("POST", "/channels/{channel_id}/messages/{message_id}/threads", fake._rest_start_thread)
     r.add("POST", "/channels/{channel_id}/typing", fake._rest_typing)
     r.add("POST", "/channels/{channel_id}/messages", fake._rest_post_message)
     r.add("GET", "/channels/{channel_id}/messages/{message_id}", fake._rest_get_message)

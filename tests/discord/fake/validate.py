@@ -109,6 +109,40 @@ def is_empty(payload: JSON, files: int, attachments_kept: int = 0) -> bool:
     )
 
 
+THREAD_NAME_MAX = 100
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+SLOWMODE_MAX = 21600
+
+
+def check_thread(payload: JSON, *, creating: bool) -> list[Problem]:
+    """Problems with Start Thread (``creating``) or Modify Channel on a thread."""
+    out: list[Problem] = []
+    if creating or "name" in payload:
+        _between(("name",), payload.get("name"), 1, THREAD_NAME_MAX, out)
+    duration = payload.get("auto_archive_duration")
+    if duration is not None and duration not in ARCHIVE_DURATIONS:
+        out.append(
+            (
+                ("auto_archive_duration",),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {ARCHIVE_DURATIONS}.",
+            )
+        )
+    slowmode = payload.get("rate_limit_per_user")
+    if slowmode is not None and not (isinstance(slowmode, int) and 0 <= slowmode <= SLOWMODE_MAX):
+        out.append(
+            (
+                ("rate_limit_per_user",),
+                "NUMBER_TYPE_MAX",
+                f"Must be between 0 and {SLOWMODE_MAX}.",
+            )
+        )
+    for key in ("archived", "locked"):
+        if key in payload and not isinstance(payload[key], bool):
+            out.append(((key,), "BASE_TYPE_BOOLEAN", "Must be either true or false."))
+    return out
+
+
 def check_embeds(embeds: Any) -> list[Problem]:
     out: list[Problem] = []
     if not isinstance(embeds, list):
