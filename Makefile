@@ -19,7 +19,7 @@ SOAK_SEED ?= 0
 SOAK_EXAMPLES ?= 100
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format typecheck pytest soak bench backup lock clean
+.PHONY: help run test lint format typecheck pytest soak bench pictures backup lock clean
 
 help: ## list the targets
 	@echo "usage: make TARGET [VARIABLE=value ...]"
@@ -69,6 +69,10 @@ soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player co
 
 bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
+
+pictures: $(DEV_STAMP) ## the table and hands as Discord shows them: make pictures DEST=dir
+	@test -n "$(DEST)" || { echo "usage: make pictures DEST=folder"; exit 2; }
+	$(PY) -m tests.rendering.preview "$(DEST)"
 
 backup: $(RUN_STAMP) ## online copy of the live database: make backup DEST=file
 	@test -n "$(DEST)" || { echo "usage: make backup DEST=backup.sqlite3"; exit 2; }
