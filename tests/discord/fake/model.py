@@ -305,6 +305,20 @@ class Guild:
         self._fake._guild_event(self, "THREAD_CREATE", {**thread.to_json(), "newly_created": True})
         return thread
 
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a text channel or a thread (CHANNEL_DELETE / THREAD_DELETE): its id is
+        unknown to the REST API from then on."""
+        if channel.guild is not self:
+            raise ValueError("the channel is not of this guild")
+        data = channel.to_json()
+        self.channels.pop(channel.id, None)
+        self._fake.channels.pop(channel.id, None)
+        if channel.is_thread:
+            thread = {k: data[k] for k in ("id", "type", "parent_id")}
+            self._fake._guild_event(self, "THREAD_DELETE", thread)
+        else:
+            self._fake._guild_event(self, "CHANNEL_DELETE", data)
+
     def add_member(self, user: User, roles: tuple[Role, ...] | list[Role] = ()) -> Member:
         member = Member(user, list(roles))
         self.members[user.id] = member
