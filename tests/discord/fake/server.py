@@ -402,6 +402,14 @@ class FakeDiscord:
         self._dispatch_nowait("GUILD_CREATE", guild.to_json)
         return guild
 
+    def remove_guild(self, guild: Guild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the server deleted): GUILD_DELETE,
+        and the guild and its channels are unknown from then on."""
+        self._dispatch_nowait("GUILD_DELETE", lambda: {"id": str(guild.id)})
+        self.guilds.pop(guild.id, None)
+        for channel_id in guild.channels:
+            self.channels.pop(channel_id, None)
+
     def add_user(
         self,
         name: str,
