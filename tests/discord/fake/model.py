@@ -53,6 +53,7 @@ BOT_DEFAULT = discord.Permissions(
 ).value
 
 MEMBERS_INTENT = discord.Intents(members=True).value
+MODERATION_INTENT = discord.Intents(moderation=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
@@ -324,6 +325,18 @@ class Guild:
         self.members[user.id] = member
         self._fake._guild_event(self, "GUILD_MEMBER_ADD", member.to_json(), intent=MEMBERS_INTENT)
         return member
+
+    def remove_member(self, user: User, *, banned: bool = False) -> None:
+        """A member leaves (GUILD_MEMBER_REMOVE, with the members intent) or is banned
+        (GUILD_BAN_ADD first, with the moderation intent)."""
+        self.members.pop(user.id, None)
+        if banned:
+            self._fake._guild_event(
+                self, "GUILD_BAN_ADD", {"user": user.to_json()}, intent=MODERATION_INTENT
+            )
+        self._fake._guild_event(
+            self, "GUILD_MEMBER_REMOVE", {"user": user.to_json()}, intent=MEMBERS_INTENT
+        )
 
     def set_member_roles(self, user: User, roles: tuple[Role, ...] | list[Role]) -> None:
         """Change a member's roles; the bot hears of it for itself, or with the members intent."""
