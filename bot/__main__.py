@@ -49,6 +49,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.lobby",
     "cogs.play",
     "cogs.league",
+    "cogs.housekeeping",
 )
 """The Discord extensions, loaded in this order: the after-commit notifier first, then the
 commands. Named here, by the launcher, so the application never imports its adapters."""
@@ -251,6 +252,7 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
                 sync_globally=sync,
                 sync_state=state,
                 extensions=EXTENSIONS,
+                members_intent=settings.members_intent,
             )
             try:
                 await probe()

@@ -43,9 +43,11 @@ log = logging.getLogger(__name__)
 
 _S = TypeVar("_S")
 
-INTENTS = discord.Intents(guilds=True)
+INTENTS = discord.Intents(guilds=True, moderation=True)
 """Only what the bot reads: the guild cache (``get_guild``, its language, the bot's own
-member and the channels' overwrites for the permission check) comes with ``guilds``.
+member and the channels' overwrites for the permission check) and the channel, thread and
+server removals that end a game come with ``guilds``; bans (a banned member loses their
+seat) with ``moderation``.
 Interactions reach a bot whatever its intents, and it reads no message, reaction, typing,
 voice, invite or presence event, so ``Intents.default()`` would only make Discord send
 events nobody reads."""
@@ -91,11 +93,14 @@ class RummyBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         sync_globally: bool = False,
         sync_state: Path | None = None,
+        members_intent: bool = False,
     ) -> None:
+        """``members_intent``: also ask for the privileged members intent (``MEMBERS_INTENT``),
+        to hear of members who leave a server."""
         quiet_voice()
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=INTENTS,
+            intents=INTENTS | discord.Intents(members=True) if members_intent else INTENTS,
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )

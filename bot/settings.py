@@ -155,6 +155,10 @@ class Settings:
     hard_workers: int = field(default_factory=default_hard_workers)
     """Processes in which hard computer players search (``HARD_PLAYER_WORKERS``): with one,
     the hard players of different games think one after another."""
+    members_intent: bool = False
+    """``MEMBERS_INTENT=true``: ask Discord for the privileged members intent, so a member who
+    leaves a server loses their seat to a computer player (a ban is noticed without it).
+    Off by default: the intent must also be switched on in the Developer Portal."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -182,6 +186,7 @@ class Settings:
                 "DISCORD_LOG_LEVEL", values.get("DISCORD_LOG_LEVEL", "")
             ),
             hard_workers=_workers(values.get("HARD_PLAYER_WORKERS", "")),
+            members_intent=_switch("MEMBERS_INTENT", values.get("MEMBERS_INTENT", "")),
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),
@@ -238,6 +243,16 @@ def _whole_number(text: str) -> int | None:
         return int(text.strip())
     except ValueError:
         return None
+
+
+def _switch(name: str, text: str) -> bool:
+    """An on/off setting: unset or empty is off."""
+    word = text.strip().lower()
+    if word in ("", "0", "false", "no", "off"):
+        return False
+    if word in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{name} must be true or false, not {text!r}")
 
 
 def _guild_id(text: str) -> int | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from bot.clock import utc_now
-from bot.rummy import Game, Ruleset
+from bot.rummy import Game, PlayerError, Ruleset
 from bot.seats import NewSeat, assign_seats
 from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, NotAllowed
@@ -20,7 +20,7 @@ from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
-from bot.sessions.timers import Timing
+from bot.sessions.timers import STAND_IN_LEVEL, Timing
 from bot.standings import League
 from bot.storage import (
     DuplicateLiveGame,
@@ -179,6 +179,56 @@ class SessionManager:
                 await repo.abandon_game(record.id, utc_now())
             log.info("game %s: cleared from channel %s as broken", record.id, channel_id)
             return True
+
+    async def channel_gone(self, channel_id: int) -> int | None:
+        """The channel (or thread) of a game was deleted: its game ends with no league
+        effect and nothing more is sent there. Returns the game's id, if there was one."""
+        async with self._lock:
+            session = self._sessions.get(channel_id)
+            if session is not None:
+                await session.vanish()
+                log.info("game %s: its channel %s is gone; ended", session.game_id, channel_id)
+                return session.game_id
+            async with self._store.unit() as repo:
+                record = await repo.live_game_in_channel(channel_id)
+                if record is None:
+                    return None
+                await repo.abandon_game(record.id, utc_now())
+            log.info("game %s: its channel %s is gone; ended", record.id, channel_id)
+            return record.id
+
+    async def guild_gone(self, guild_id: int) -> tuple[int, ...]:
+        """The bot is no longer in a server: each of its live games ends like
+        :meth:`channel_gone`. Returns the games' ids."""
+        async with self._lock:
+            ended = []
+            for session in list(self._sessions.values()):
+                if session.guild_id == guild_id and await session.vanish():
+                    ended.append(session.game_id)
+            async with self._store.unit() as repo:
+                stored = await repo.live_games([guild_id])
+                for record in stored:
+                    await repo.abandon_game(record.id, utc_now())
+                    ended.append(record.id)
+        if ended:
+            log.info("server %s is gone; games %s ended", guild_id, ended)
+        return tuple(ended)
+
+    async def member_gone(self, guild_id: int, user_id: int) -> tuple[int, ...]:
+        """A member left a server or was banned from it: in each live game of that server
+        they sit in, a computer player takes their seat (out of a lobby: they leave it).
+        Returns the games it changed."""
+        changed = []
+        for session in list(self._sessions.values()):
+            if session.guild_id != guild_id or session.player_of(user_id) is None:
+                continue
+            try:
+                event = await session.member_gone(user_id, STAND_IN_LEVEL)
+            except PlayerError:  # the game ended meanwhile
+                continue
+            if event is not None:
+                changed.append(session.game_id)
+        return tuple(changed)
 
     async def forget_user(self, user_id: int) -> ForgetReport:
         """Delete a person's data: out of the lobbies they sit in, their dealt games
