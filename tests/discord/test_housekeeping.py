@@ -12,7 +12,10 @@ import sqlite3
 import time
 from pathlib import Path
 
+from bot.__main__ import EXTENSIONS
+from bot.app import RummyBot
 from bot.sessions import Brains, SessionManager
+from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
 from tests.waiting import eventually
@@ -118,3 +121,36 @@ async def test_a_banned_member_loses_the_seat_to_a_computer_and_the_game_goes_on
         assert seat.stand_in == "normal"
         assert session.computer_level(first) == "normal"
         assert table.sessions.get(table.channel.id) is session
+
+
+async def test_with_the_members_intent_a_member_who_leaves_loses_the_seat(
+    fake: FakeDiscord, bot_factory: BotFactory, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    users = [fake.add_user("ann"), fake.add_user("bob")]
+    sessions = await SessionManager.open(bots.path, brains=Brains(delay=0))
+    try:
+        bot = RummyBot(
+            sessions,
+            dev_guild_id=guild.id,
+            guild_ready_timeout=0.05,
+            extensions=EXTENSIONS,
+            members_intent=True,
+        )
+        await bot_factory(bot)
+        try:
+            assert bot.intents.members
+            table = Table(fake, bot, sessions, guild, channel, users)
+            await deal(table)
+            session = table.session()
+            assert session.game is not None
+            first = session.game.current_player
+            assert first is not None
+            guild.remove_member(next(u for u in users if str(u.id) == first))
+            await eventually(lambda: session.computer_level(first) == "normal")
+            await eventually(lambda: session.seq > 0)  # the turn was played by the computer
+        finally:
+            await bot.close()
+    finally:
+        await sessions.close()
