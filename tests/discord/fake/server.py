@@ -410,6 +410,13 @@ class FakeDiscord:
         for channel_id in guild.channels:
             self.channels.pop(channel_id, None)
 
+    def readd_guild(self, guild: Guild) -> None:
+        """The bot is added back to a server it was removed from: GUILD_CREATE again."""
+        self.guilds[guild.id] = guild
+        for channel in guild.channels.values():
+            self._register_channel(channel)
+        self._dispatch_nowait("GUILD_CREATE", guild.to_json)
+
     def add_user(
         self,
         name: str,
