@@ -24,6 +24,7 @@ import random
 import signal
 import sys
 from collections.abc import Sequence
+from datetime import timedelta
 from importlib import metadata
 from pathlib import Path
 from typing import Literal
@@ -253,6 +254,7 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
                 sync_state=state,
                 extensions=EXTENSIONS,
                 members_intent=settings.members_intent,
+                server_grace=timedelta(days=settings.server_grace_days),
             )
             try:
                 await probe()

@@ -28,6 +28,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -94,9 +95,11 @@ class RummyBot(commands.Bot):
         sync_globally: bool = False,
         sync_state: Path | None = None,
         members_intent: bool = False,
+        server_grace: timedelta = timedelta(days=7),
     ) -> None:
         """``members_intent``: also ask for the privileged members intent (``MEMBERS_INTENT``),
-        to hear of members who leave a server."""
+        to hear of members who leave a server. ``server_grace``: how long a server's data
+        is kept after the bot is removed from it."""
         quiet_voice()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -109,6 +112,7 @@ class RummyBot(commands.Bot):
         self.extension_names = tuple(extensions)
         self.sync_globally = sync_globally
         self.sync_state = sync_state
+        self.server_grace = server_grace
         self._services: dict[type[Any], object] = {}
 
     def provide(self, kind: type[_S], service: _S) -> None:

@@ -7,6 +7,7 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import Collection, Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
 
@@ -213,6 +214,38 @@ class SessionManager:
         if ended:
             log.info("server %s is gone; games %s ended", guild_id, ended)
         return tuple(ended)
+
+    async def guild_left(self, guild_id: int) -> tuple[int, ...]:
+        """The bot was removed from a server: its games end (:meth:`guild_gone`) and the
+        departure is stored, so :meth:`erase_departed` erases the server's data once the
+        grace period is over, across restarts."""
+        ended = await self.guild_gone(guild_id)
+        async with self._store.unit() as repo:
+            await repo.note_departure(guild_id, utc_now())
+        return ended
+
+    async def guild_back(self, guild_id: int) -> bool:
+        """The bot is in the server again: its data is kept. Returns whether a departure
+        was pending."""
+        async with self._store.unit() as repo:
+            return await repo.cancel_departure(guild_id)
+
+    async def erase_departed(
+        self, grace: timedelta, present: Collection[int] = ()
+    ) -> tuple[int, ...]:
+        """Erase every server the bot left at least ``grace`` ago (:meth:`forget_guild`);
+        returns their ids. ``present``: the servers the bot is in now, whose departure is
+        cancelled instead (added back while the bot was offline)."""
+        async with self._store.unit() as repo:
+            left = await repo.departures()
+            for guild_id in set(present) & set(left):
+                await repo.cancel_departure(guild_id)
+                del left[guild_id]
+        due = tuple(g for g, at in left.items() if utc_now() - at >= grace)
+        for guild_id in due:
+            games = await self.forget_guild(guild_id)
+            log.info("server %s: erased after the bot left it (%d games)", guild_id, games)
+        return due
 
     async def member_gone(self, guild_id: int, user_id: int) -> tuple[int, ...]:
         """A member left a server or was banned from it: in each live game of that server

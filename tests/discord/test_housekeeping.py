@@ -10,6 +10,7 @@ import asyncio
 import logging
 import sqlite3
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from bot.__main__ import EXTENSIONS
@@ -43,15 +44,16 @@ def _stored(path: Path) -> tuple[list[str], int]:
     return statuses, int(league)
 
 
-async def _ended_quietly(table: Table, bots: Bots) -> None:
-    """The table's game is over with nothing sent after it, and a new bot does not load it."""
+async def _ended_quietly(table: Table, bots: Bots, *, erasing: bool = False) -> None:
+    """The table's game is over with nothing sent after it, with no league effect.
+    ``erasing``: the server's data may be erased meanwhile."""
     fake = table.fake
     await eventually(lambda: table.sessions.get(table.channel.id) is None)
     since = time.monotonic()
     await asyncio.sleep(6 * PACE)  # three turns' time: a timer would have played
     assert _writes(fake, since) == []
     statuses, league = _stored(bots.path)
-    assert statuses == ["abandoned"]
+    assert statuses == ["abandoned"] or (erasing and statuses == [])
     assert league == 0
 
 
@@ -83,14 +85,38 @@ async def test_a_deleted_thread_ends_its_game(
         await _ended_quietly(table, bots)
 
 
-async def test_the_bot_removed_from_the_server_ends_its_games(
+async def test_the_bot_removed_from_the_server_ends_its_games_and_erases_it_later(
     fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
     async with bots.table("ann", "bob") as table:
         table.sessions.timing.minute = PACE
         await deal(table, timer=1)
+        table.bot.server_grace = timedelta(seconds=10 * PACE)  # longer than the watch below
         fake.remove_guild(table.guild)
-        await _ended_quietly(table, bots)
+        await _ended_quietly(table, bots, erasing=True)
+        await eventually(lambda: _stored(bots.path) == ([], 0))
+    with sqlite3.connect(bots.path) as db:
+        assert db.execute("SELECT count(*) FROM guild_departures").fetchone() == (0,)
+
+
+async def test_the_bot_added_back_within_the_grace_period_keeps_the_servers_data(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", "bob") as table:
+        await deal(table)
+        fake.remove_guild(table.guild)
+        await eventually(lambda: table.sessions.get(table.channel.id) is None)
+        with sqlite3.connect(bots.path) as db:
+            await eventually(
+                lambda: db.execute("SELECT count(*) FROM guild_departures").fetchone() == (1,)
+            )
+        fake.readd_guild(table.guild)
+        with sqlite3.connect(bots.path) as db:
+            await eventually(
+                lambda: db.execute("SELECT count(*) FROM guild_departures").fetchone() == (0,)
+            )
+        assert await table.sessions.erase_departed(timedelta(0)) == ()
+    assert _stored(bots.path) == (["abandoned"], 0)
 
 
 async def test_a_channel_deleted_while_the_bot_was_down_ends_its_game_at_start_up(

@@ -411,11 +411,19 @@ class FakeDiscord:
             self.channels.pop(channel_id, None)
 
     def readd_guild(self, guild: Guild) -> None:
-        """The bot is added back to a server it was removed from: GUILD_CREATE again."""
+        """The bot is added back to a server it was removed from: GUILD_CREATE again,
+        without ``unavailable`` (as Discord sends a join, which discord.py tells from a
+        server coming back after an outage)."""
         self.guilds[guild.id] = guild
         for channel in guild.channels.values():
             self._register_channel(channel)
-        self._dispatch_nowait("GUILD_CREATE", guild.to_json)
+
+        def joined() -> JSON:
+            data = guild.to_json()
+            data.pop("unavailable", None)
+            return data
+
+        self._dispatch_nowait("GUILD_CREATE", joined)
 
     def add_user(
         self,
