@@ -24,6 +24,7 @@ import random
 import signal
 import sys
 from collections.abc import Sequence
+from datetime import timedelta
 from importlib import metadata
 from pathlib import Path
 from typing import Literal
@@ -49,6 +50,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.lobby",
     "cogs.play",
     "cogs.league",
+    "cogs.housekeeping",
 )
 """The Discord extensions, loaded in this order: the after-commit notifier first, then the
 commands. Named here, by the launcher, so the application never imports its adapters."""
@@ -251,6 +253,8 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
                 sync_globally=sync,
                 sync_state=state,
                 extensions=EXTENSIONS,
+                members_intent=settings.members_intent,
+                server_grace=timedelta(days=settings.server_grace_days),
             )
             try:
                 await probe()

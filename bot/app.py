@@ -28,6 +28,7 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,9 +44,11 @@ log = logging.getLogger(__name__)
 
 _S = TypeVar("_S")
 
-INTENTS = discord.Intents(guilds=True)
+INTENTS = discord.Intents(guilds=True, moderation=True)
 """Only what the bot reads: the guild cache (``get_guild``, its language, the bot's own
-member and the channels' overwrites for the permission check) comes with ``guilds``.
+member and the channels' overwrites for the permission check) and the channel, thread and
+server removals that end a game come with ``guilds``; bans (a banned member loses their
+seat) with ``moderation``.
 Interactions reach a bot whatever its intents, and it reads no message, reaction, typing,
 voice, invite or presence event, so ``Intents.default()`` would only make Discord send
 events nobody reads."""
@@ -91,11 +94,16 @@ class RummyBot(commands.Bot):
         guild_ready_timeout: float = 2.0,
         sync_globally: bool = False,
         sync_state: Path | None = None,
+        members_intent: bool = False,
+        server_grace: timedelta = timedelta(days=7),
     ) -> None:
+        """``members_intent``: also ask for the privileged members intent (``MEMBERS_INTENT``),
+        to hear of members who leave a server. ``server_grace``: how long a server's data
+        is kept after the bot is removed from it."""
         quiet_voice()
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=INTENTS,
+            intents=INTENTS | discord.Intents(members=True) if members_intent else INTENTS,
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
         )
@@ -104,6 +112,7 @@ class RummyBot(commands.Bot):
         self.extension_names = tuple(extensions)
         self.sync_globally = sync_globally
         self.sync_state = sync_state
+        self.server_grace = server_grace
         self._services: dict[type[Any], object] = {}
 
     def provide(self, kind: type[_S], service: _S) -> None:

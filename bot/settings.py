@@ -33,6 +33,10 @@ MAX_HARD_WORKERS = 32
 _BASE64URL = frozenset(string.ascii_letters + string.digits + "-_")
 
 
+DEFAULT_SERVER_GRACE_DAYS = 7
+MAX_SERVER_GRACE_DAYS = 365
+
+
 def default_hard_workers() -> int:
     """One core is left to the bot itself; a second process on a two-core machine would
     slow every game's answers to speed up the hard players' thinking."""
@@ -155,6 +159,13 @@ class Settings:
     hard_workers: int = field(default_factory=default_hard_workers)
     """Processes in which hard computer players search (``HARD_PLAYER_WORKERS``): with one,
     the hard players of different games think one after another."""
+    members_intent: bool = False
+    """``MEMBERS_INTENT=true``: ask Discord for the privileged members intent, so a member who
+    leaves a server loses their seat to a computer player (a ban is noticed without it).
+    Off by default: the intent must also be switched on in the Developer Portal."""
+    server_grace_days: int = DEFAULT_SERVER_GRACE_DAYS
+    """Days a server's data is kept after the bot is removed from it
+    (``SERVER_DATA_GRACE_DAYS``; 0: erased at once); added back before, the bot keeps it."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -182,6 +193,8 @@ class Settings:
                 "DISCORD_LOG_LEVEL", values.get("DISCORD_LOG_LEVEL", "")
             ),
             hard_workers=_workers(values.get("HARD_PLAYER_WORKERS", "")),
+            members_intent=_switch("MEMBERS_INTENT", values.get("MEMBERS_INTENT", "")),
+            server_grace_days=_grace_days(values.get("SERVER_DATA_GRACE_DAYS", "")),
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),
@@ -238,6 +251,28 @@ def _whole_number(text: str) -> int | None:
         return int(text.strip())
     except ValueError:
         return None
+
+
+def _grace_days(text: str) -> int:
+    if not text.strip():
+        return DEFAULT_SERVER_GRACE_DAYS
+    days = _whole_number(text)
+    if days is None or not 0 <= days <= MAX_SERVER_GRACE_DAYS:
+        raise SettingsError(
+            f"SERVER_DATA_GRACE_DAYS must be a whole number of days from 0 to "
+            f"{MAX_SERVER_GRACE_DAYS}, not {text!r}"
+        )
+    return days
+
+
+def _switch(name: str, text: str) -> bool:
+    """An on/off setting: unset or empty is off."""
+    word = text.strip().lower()
+    if word in ("", "0", "false", "no", "off"):
+        return False
+    if word in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{name} must be true or false, not {text!r}")
 
 
 def _guild_id(text: str) -> int | None:

@@ -1,4 +1,5 @@
-"""/rummy: create a table, join and leave it, start, cancel, kick, and look at it.
+"""/rummy: create a table, join and leave it, start, cancel, kick, and look at it; and
+erase a person's or the server's data (:mod:`cogs.erasure`).
 
 The lobby message's buttons do the same as the commands; both go through :mod:`cogs.flows`.
 """
@@ -16,7 +17,7 @@ from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
-from cogs import flows, present
+from cogs import erasure, flows, present
 from cogs.client import Interaction
 from cogs.replies import Refused, guarded, send
 from rendering import render_table
@@ -227,6 +228,17 @@ class Lobby(commands.Cog):
             await send(interaction, text)
 
         await guarded(interaction, work)
+
+    @rummy.command(name="forget-me", description="Erase what this bot keeps about you (asks first)")
+    async def forget_me(self, interaction: Interaction) -> None:
+        await erasure.forget_me(interaction)
+
+    @rummy.command(
+        name="forget-server",
+        description="Erase this server's games and league (Manage Server; asks first)",
+    )
+    async def forget_server(self, interaction: Interaction) -> None:
+        await erasure.forget_server(interaction)
 
 
 async def setup(bot: RummyBot) -> None:

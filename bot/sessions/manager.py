@@ -7,11 +7,12 @@ import dataclasses
 import logging
 import secrets
 from collections.abc import Collection, Mapping, Sequence
+from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
 
 from bot.clock import utc_now
-from bot.rummy import Game, Ruleset
+from bot.rummy import Game, PlayerError, Ruleset
 from bot.seats import NewSeat, assign_seats
 from bot.server_settings import ServerSettingsBook
 from bot.sessions.computers import Brains
@@ -21,7 +22,7 @@ from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
-from bot.sessions.timers import Timing
+from bot.sessions.timers import STAND_IN_LEVEL, Timing
 from bot.standings import League
 from bot.storage import (
     DuplicateLiveGame,
@@ -226,6 +227,92 @@ class SessionManager:
     async def notified_when_away(self) -> set[int]:
         async with self._store.unit() as repo:
             return set(await repo.notified_when_away())
+
+    async def channel_gone(self, channel_id: int) -> tuple[int, ...]:
+        """A channel or thread was deleted: the game living there ends with no league effect
+        and nothing more is sent there, and so do the games in threads started from it
+        (Discord deletes a channel's threads with it, telling only of the channel). Returns
+        the games' ids."""
+        async with self._lock:
+            ended = []
+            for session in list(self._sessions.values()):
+                here = channel_id in (session.channel_id, session.lobby_channel_id)
+                if here and await session.vanish():
+                    ended.append(session.game_id)
+            if not ended:
+                async with self._store.unit() as repo:
+                    record = await repo.live_game_in_channel(channel_id)
+                    if record is not None:
+                        await repo.abandon_game(record.id, utc_now())
+                        ended.append(record.id)
+        if ended:
+            log.info("channel %s is gone; games %s ended", channel_id, ended)
+        return tuple(ended)
+
+    async def guild_gone(self, guild_id: int) -> tuple[int, ...]:
+        """The bot is no longer in a server: each of its live games ends like
+        :meth:`channel_gone`. Returns the games' ids."""
+        async with self._lock:
+            ended = []
+            for session in list(self._sessions.values()):
+                if session.guild_id == guild_id and await session.vanish():
+                    ended.append(session.game_id)
+            async with self._store.unit() as repo:
+                stored = await repo.live_games([guild_id])
+                for record in stored:
+                    await repo.abandon_game(record.id, utc_now())
+                    ended.append(record.id)
+        if ended:
+            log.info("server %s is gone; games %s ended", guild_id, ended)
+        return tuple(ended)
+
+    async def guild_left(self, guild_id: int) -> tuple[int, ...]:
+        """The bot was removed from a server: its games end (:meth:`guild_gone`) and the
+        departure is stored, so :meth:`erase_departed` erases the server's data once the
+        grace period is over, across restarts."""
+        ended = await self.guild_gone(guild_id)
+        async with self._store.unit() as repo:
+            await repo.note_departure(guild_id, utc_now())
+        return ended
+
+    async def guild_back(self, guild_id: int) -> bool:
+        """The bot is in the server again: its data is kept. Returns whether a departure
+        was pending."""
+        async with self._store.unit() as repo:
+            return await repo.cancel_departure(guild_id)
+
+    async def erase_departed(
+        self, grace: timedelta, present: Collection[int] = ()
+    ) -> tuple[int, ...]:
+        """Erase every server the bot left at least ``grace`` ago (:meth:`forget_guild`);
+        returns their ids. ``present``: the servers the bot is in now, whose departure is
+        cancelled instead (added back while the bot was offline)."""
+        async with self._store.unit() as repo:
+            left = await repo.departures()
+            for guild_id in set(present) & set(left):
+                await repo.cancel_departure(guild_id)
+                del left[guild_id]
+        due = tuple(g for g, at in left.items() if utc_now() - at >= grace)
+        for guild_id in due:
+            games = await self.forget_guild(guild_id)
+            log.info("server %s: erased after the bot left it (%d games)", guild_id, games)
+        return due
+
+    async def member_gone(self, guild_id: int, user_id: int) -> tuple[int, ...]:
+        """A member left a server or was banned from it: in each live game of that server
+        they sit in, a computer player takes their seat (out of a lobby: they leave it).
+        Returns the games it changed."""
+        changed = []
+        for session in list(self._sessions.values()):
+            if session.guild_id != guild_id or session.player_of(user_id) is None:
+                continue
+            try:
+                event = await session.member_gone(user_id, STAND_IN_LEVEL)
+            except PlayerError:  # the game ended meanwhile
+                continue
+            if event is not None:
+                changed.append(session.game_id)
+        return tuple(changed)
 
     async def forget_user(self, user_id: int) -> ForgetReport:
         """Delete a person's data: out of the lobbies they sit in, their dealt games

@@ -712,6 +712,41 @@ class Session:
         self._record = dataclasses.replace(self._record, status=status, finished_at=now)
         return self._event(EventKind.CANCELLED, actor)
 
+    # --- the channel, the server or a member gone --------------------------------------------
+
+    async def vanish(self) -> bool:
+        """End the game because its channel or server is gone: stored as abandoned (no
+        league effect, not loaded again) and closed without an event, so nothing more is
+        sent to a place that no longer exists. Returns whether it was still live."""
+        async with self._lock:
+            if self._closed:
+                return False
+            now = utc_now()
+            async with self._store.unit() as repo:
+                status = await repo.abandon_game(self.game_id, now)
+            self._record = dataclasses.replace(self._record, status=status, finished_at=now)
+            self._close()
+        return True
+
+    async def member_gone(self, user_id: int, level: str) -> Committed | None:
+        """A member left the server or was banned: out of a lobby (like leaving), and in a
+        dealt game a computer player of ``level`` takes their seat for the rest of it (the
+        league has no forfeit, so the game simply goes on without them)."""
+        player = self.player_of(user_id)
+        if player is None:
+            return None
+        if self._record.status is GameStatus.LOBBY:
+            return await self.leave(user_id)
+
+        async def work() -> Committed | None:
+            seat = self._seat(player)
+            if seat is None or seat.stand_in is not None:
+                return None
+            await self._set_seat(player, seat.missed, level)
+            return self._event(EventKind.SEAT, player)
+
+        return await self._run(work)
+
     # --- deletion requests -----------------------------------------------------------------
 
     async def forget(self, user_id: int) -> Committed | None:

@@ -20,8 +20,8 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.games import GameRows
-from bot.storage.models import DELETED_NAME, ForgetReport
-from bot.storage.rows import dump_json
+from bot.storage.models import DELETED_NAME, ForgetReport, to_db_time
+from bot.storage.rows import dump_json, required_time
 
 
 class PersonalDataRows(GameRows):
@@ -74,7 +74,31 @@ class PersonalDataRows(GameRows):
         await cursor.close()
         await self._conn.execute("DELETE FROM seasons WHERE guild_id = ?", (guild_id,))
         await self._conn.execute("DELETE FROM server_settings WHERE guild_id = ?", (guild_id,))
+        await self._conn.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
         return games
+
+    async def note_departure(self, guild_id: int, at: datetime) -> None:
+        """The bot left ``guild_id`` at ``at`` (an earlier note is kept: the grace period
+        runs from the first departure)."""
+        await self._conn.execute(
+            "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO NOTHING",
+            (guild_id, to_db_time(at)),
+        )
+
+    async def cancel_departure(self, guild_id: int) -> bool:
+        """The bot is in ``guild_id`` again; returns whether a departure was noted."""
+        cursor = await self._conn.execute(
+            "DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,)
+        )
+        gone = cursor.rowcount > 0
+        await cursor.close()
+        return gone
+
+    async def departures(self) -> dict[int, datetime]:
+        """Every noted departure: server id to when the bot left it."""
+        rows = await self._conn.execute_fetchall("SELECT guild_id, left_at FROM guild_departures")
+        return {int(row["guild_id"]): required_time(row["left_at"]) for row in rows}
 
 
 def _replace_text(value: Any, old: str, new: str) -> Any:

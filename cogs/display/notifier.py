@@ -37,6 +37,8 @@ class Notifier(commands.Cog):
         waits its turn here, so a burst of games is slowed, not answered with 429s."""
         self.pending_channels: set[int] = set()
         """Channels where a lobby is being created; its message is the command's answer."""
+        self.gone: set[int] = set()
+        """Games whose channel or server is gone: nothing more is shown of them."""
         self.keeper = MessageKeeper(bot.sessions)
         self.quiet_users: set[int] = set()
         """People who chose to be notified of their turn only when away."""
@@ -174,10 +176,20 @@ class Notifier(commands.Cog):
             messages.channel_id = thread_id
             messages.lobby_channel_id = lobby_channel_id
 
+    def abandon(self, game_id: int) -> None:
+        """The game's channel or server is gone: stop showing it at once, its pending
+        posts and DMs included, and ignore what its last commits still tell."""
+        self.gone.add(game_id)
+        messages = self.games.pop(game_id, None)
+        if messages is not None and messages.task is not None:
+            messages.task.cancel()
+
     # --- the listener ---------------------------------------------------------------------
 
     async def on_commit(self, event: s.Committed) -> None:
         """Note what changed and wake the game's worker; never waits for Discord."""
+        if event.game_id in self.gone:
+            return
         messages = self.messages_of(event.game_id, event.guild_id, event.channel_id)
         changes.note(messages, event)
         follow_thread(messages, event)

@@ -120,6 +120,33 @@ def test_bad_hard_player_workers_are_refused_by_name(text: str) -> None:
         Settings.from_env(env, env_files=())
 
 
+@pytest.mark.parametrize(
+    ("text", "on"), [("", False), ("false", False), ("true", True), (" On ", True)]
+)
+def test_the_members_intent_is_a_switch(text: str, on: bool) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "MEMBERS_INTENT": text}
+    assert Settings.from_env(env, env_files=()).members_intent is on
+
+
+def test_a_bad_members_intent_is_refused_by_name() -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "MEMBERS_INTENT": "maybe"}
+    with pytest.raises(SettingsError, match="MEMBERS_INTENT must be true or false"):
+        Settings.from_env(env, env_files=())
+
+
+def test_the_servers_grace_period_is_read_in_days() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=()).server_grace_days == 7
+    env = {"DISCORD_TOKEN": TOKEN, "SERVER_DATA_GRACE_DAYS": "0"}
+    assert Settings.from_env(env, env_files=()).server_grace_days == 0
+
+
+@pytest.mark.parametrize("text", ["-1", "366", "a week"])
+def test_a_bad_grace_period_is_refused_by_name(text: str) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "SERVER_DATA_GRACE_DAYS": text}
+    with pytest.raises(SettingsError, match="SERVER_DATA_GRACE_DAYS must be a whole number"):
+        Settings.from_env(env, env_files=())
+
+
 async def test_the_launcher_gives_the_hard_players_that_many_processes(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "rummy.sqlite3", 3)
     try:

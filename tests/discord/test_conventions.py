@@ -76,9 +76,9 @@ async def test_a_failed_check_is_answered_by_the_tree_in_the_person_s_language(
         ]
 
 
-async def test_the_bot_asks_for_the_guilds_intent_only(bots: Bots) -> None:
+async def test_the_bot_asks_for_the_guilds_and_moderation_intents_only(bots: Bots) -> None:
     async with bots.table("ann") as table:
-        assert table.bot.intents.value == discord.Intents(guilds=True).value
+        assert table.bot.intents.value == discord.Intents(guilds=True, moderation=True).value
         assert not table.bot.intents.messages
         assert not table.bot.intents.members
 

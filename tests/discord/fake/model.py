@@ -54,6 +54,7 @@ BOT_DEFAULT = discord.Permissions(
 ).value
 
 MEMBERS_INTENT = discord.Intents(members=True).value
+MODERATION_INTENT = discord.Intents(moderation=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
@@ -356,11 +357,40 @@ class Guild:
     def active_threads(self) -> list[Channel]:
         return [c for c in self.channels.values() if c.is_thread and not c.archived]
 
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a text channel or a thread (CHANNEL_DELETE / THREAD_DELETE): its id is
+        unknown to the REST API from then on. Its threads go with it, without events of
+        their own, as on Discord."""
+        if channel.guild is not self:
+            raise ValueError("the channel is not of this guild")
+        if channel.is_thread:
+            self.delete_thread(channel)
+            return
+        data = channel.to_json()
+        for thread in [c for c in self.channels.values() if c.parent is channel]:
+            del self.channels[thread.id]
+            self._fake._forget_channel(thread)
+        del self.channels[channel.id]
+        self._fake._forget_channel(channel)
+        self._fake._guild_event(self, "CHANNEL_DELETE", data)
+
     def add_member(self, user: User, roles: tuple[Role, ...] | list[Role] = ()) -> Member:
         member = Member(user, list(roles))
         self.members[user.id] = member
         self._fake._guild_event(self, "GUILD_MEMBER_ADD", member.to_json(), intent=MEMBERS_INTENT)
         return member
+
+    def remove_member(self, user: User, *, banned: bool = False) -> None:
+        """A member leaves (GUILD_MEMBER_REMOVE, with the members intent) or is banned
+        (GUILD_BAN_ADD first, with the moderation intent)."""
+        self.members.pop(user.id, None)
+        if banned:
+            self._fake._guild_event(
+                self, "GUILD_BAN_ADD", {"user": user.to_json()}, intent=MODERATION_INTENT
+            )
+        self._fake._guild_event(
+            self, "GUILD_MEMBER_REMOVE", {"user": user.to_json()}, intent=MEMBERS_INTENT
+        )
 
     def set_member_roles(self, user: User, roles: tuple[Role, ...] | list[Role]) -> None:
         """Change a member's roles; the bot hears of it for itself, or with the members intent."""

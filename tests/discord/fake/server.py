@@ -407,6 +407,29 @@ class FakeDiscord:
         self._dispatch_nowait("GUILD_CREATE", guild.to_json)
         return guild
 
+    def remove_guild(self, guild: Guild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the server deleted): GUILD_DELETE,
+        and the guild and its channels are unknown from then on."""
+        self._dispatch_nowait("GUILD_DELETE", lambda: {"id": str(guild.id)})
+        self.guilds.pop(guild.id, None)
+        for channel_id in guild.channels:
+            self.channels.pop(channel_id, None)
+
+    def readd_guild(self, guild: Guild) -> None:
+        """The bot is added back to a server it was removed from: GUILD_CREATE again,
+        without ``unavailable`` (as Discord sends a join, which discord.py tells from a
+        server coming back after an outage)."""
+        self.guilds[guild.id] = guild
+        for channel in guild.channels.values():
+            self._register_channel(channel)
+
+        def joined() -> JSON:
+            data = guild.to_json()
+            data.pop("unavailable", None)
+            return data
+
+        self._dispatch_nowait("GUILD_CREATE", joined)
+
     def add_user(
         self,
         name: str,

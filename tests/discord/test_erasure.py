@@ -1,0 +1,80 @@
+"""Erasure people can use: /rummy forget-me and /rummy forget-server through Discord, each
+confirmed with a button in an answer only the asker sees; afterwards the database file and
+its write-ahead log hold no byte of the person's name or id."""
+
+from __future__ import annotations
+
+import logging
+import struct
+from pathlib import Path
+
+from tests.discord.fake import FakeDiscord, Response, User
+from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
+from tests.waiting import eventually
+
+__all__ = ["bots", "cog_problems"]
+
+NAME = "Zebulon Quaxworth"
+
+
+async def _confirm(table: Table, user: User, asked: Response, label: str) -> str:
+    """Click the confirmation button of an ephemeral answer; the text of the final answer."""
+    assert asked.ephemeral
+    assert asked.message is not None
+    button = asked.message.button(label)
+    ix = await table.fake.click(user, asked.message, button["custom_id"])
+    await ix.response(10)
+    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    return ix.messages[-1].content
+
+
+def _traces(path: Path, user: User) -> list[str]:
+    """Which of the person's name and id (as text and as SQLite's 8-byte integer) are in
+    the database file or its write-ahead log."""
+    needles = {
+        "name": NAME.encode(),
+        "id text": str(user.id).encode(),
+        "id integer": struct.pack(">q", user.id),
+    }
+    found = []
+    for file in (path, path.with_name(path.name + "-wal")):
+        if file.exists():
+            data = file.read_bytes()
+            found += [
+                f"{what} in {file.name}" for what, needle in needles.items() if needle in data
+            ]
+    return found
+
+
+async def test_forget_me_erases_the_person_down_to_the_bytes(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table(NAME, "bob") as table:
+        await deal(table)
+        zeb, bob = table.players
+        assert _traces(bots.path, zeb)  # the person is stored, by name and id
+        asked = await table.answer(zeb, "rummy forget-me")
+        assert "cannot be undone" in asked.content
+        done = await _confirm(table, zeb, asked, "Forget me")
+        assert done.startswith("Done: 1 games in progress ended, 1 seats renamed")
+        await eventually(lambda: table.sessions.get(table.channel.id) is None)
+        assert _traces(bots.path, zeb) == []
+        assert "No league games" in await table.text(bob, "league table")
+    assert _traces(bots.path, zeb) == []
+
+
+async def test_forget_server_needs_manage_server_and_erases_the_server(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table(NAME, "bob") as table:
+        await deal(table)
+        zeb, _ = table.players
+        refused = await table.answer(zeb, "rummy forget-server")
+        assert refused.ephemeral
+        assert "Manage Server" in refused.content
+        owner = table.guild.owner
+        asked = await table.answer(owner, "rummy forget-server")
+        done = await _confirm(table, owner, asked, "Erase this server's data")
+        assert done == "Done: 1 games of this server and its league are erased."
+        assert table.sessions.get(table.channel.id) is None
+        assert _traces(bots.path, zeb) == []
