@@ -279,14 +279,18 @@ async def drive(
         due += gap()
 
 
+def places(fake: FakeDiscord, game: Game) -> set[str]:
+    """The channel ids a game's calls go to: its channel, the thread it plays in (started
+    from its lobby message), and its players' DMs."""
+    ids = {game.channel.id, *(t.id for t in fake.threads(game.channel))}
+    ids.update(fake.dm_channel(user).id for user in game.players)
+    return {str(i) for i in ids}
+
+
 def calls_per_turn(fake: FakeDiscord, games: list[Game], since: float, until: float) -> list[int]:
     """Calls under the global limit each ordinary turn caused: a game's calls between the
     start of one of its turns and the start of its next (turns begun in the window)."""
-    owner: dict[str, Game] = {}
-    for game in games:
-        owner[str(game.channel.id)] = game
-        for user in game.players:
-            owner[str(fake.dm_channel(user).id)] = game
+    owner = {place: game for game in games for place in places(fake, game)}
     calls: dict[int, list[float]] = {id(g): [] for g in games}
     for record in fake.counted_requests(since):
         parts = record.path.split("/")
@@ -451,9 +455,7 @@ async def main(args: argparse.Namespace) -> None:
                     shown = [x for g in chosen for x in g.shown]
                     per_turn = calls_per_turn(fake, chosen, since, since + elapsed)
                     routes: dict[str, int] = {}
-                    owned = {str(g.channel.id) for g in chosen} | {
-                        str(fake.dm_channel(u).id) for g in chosen for u in g.players
-                    }
+                    owned = {place for g in chosen for place in places(fake, g)}
                     for r in fake.counted_requests(since):
                         parts = r.path.split("/")
                         if len(parts) > 2 and parts[2] in owned:
