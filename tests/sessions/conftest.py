@@ -58,6 +58,7 @@ async def start_game(
     seats: Sequence[NewSeat] | None = None,
     seed: int = 7,
     guild: int = GUILD,
+    turn_timer: int = 0,
     **options: object,
 ) -> Session:
     """A dealt game: the first seat opens the lobby, the others join, the host deals."""
@@ -71,6 +72,7 @@ async def start_game(
         host_name=host.display_name,
         ruleset=preset("classic", **options),
         seed=seed,
+        turn_timer=turn_timer,
     )
     for seat in seats[1:]:
         if seat.kind is SeatKind.COMPUTER:

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.rummy import preset
 from bot.rummy.computer import safe_action
+from bot.seats import NewSeat
 from bot.sessions import Brains, Committed, EventKind, Session, SessionManager, SessionStatus
 from bot.storage import Database, StorageFailure, open_store
-from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD, engine_game
+from tests.sessions.conftest import ANN, engine_game, start_game, two_humans
 from tests.sessions.faults import FaultyStore
 from tests.waiting import eventually
 
@@ -44,17 +44,8 @@ async def faulty_manager(
 
 
 async def _table(manager: SessionManager, level: str) -> Session:
-    session = await manager.create_lobby(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        host_id=ANN,
-        host_name="Ann",
-        ruleset=preset("classic"),
-        seed=7,
-    )
-    await session.add_computer(ANN, level, moderator=False)
-    await session.start(ANN, moderator=False)
-    return session
+    ann = two_humans()[0]
+    return await start_game(manager, seats=[ann, NewSeat.computer("Computer 1", level)], seed=7)
 
 
 async def _play_my_turn(session: Session) -> None:
@@ -159,17 +150,7 @@ async def test_a_timers_safe_move_refused_once_is_played_again(db_path: Path) ->
     async with faulty_manager(db_path, Brains(delay=0)) as (manager, store):
         manager.timing.minute = 0.3
         manager.add_listener(record)
-        session = await manager.create_lobby(
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            host_id=ANN,
-            host_name="Ann",
-            ruleset=preset("classic"),
-            seed=3,
-            turn_timer=1,
-        )
-        await session.join(BOB, "Bob")
-        await session.start(ANN, moderator=False)
+        session = await start_game(manager, seed=3, turn_timer=1)
         first = session.view(None).current
         store.targets = frozenset({"append_action"})  # the timer's move, not its reminder
         store.refuse_times = 1
