@@ -411,7 +411,7 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         display = notifier(interaction)
         messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
         after = event.views.get(player)
-        me = session.names.get(player, interaction.user.display_name)
+        me = present.as_text(session.names.get(player) or interaction.user.display_name)
         said = present.move_text(me, event.action or action, after, loc)
         if player in messages.dm_closed:
             content, file, view = await committed_hand(event, messages, player, loc)
