@@ -70,11 +70,25 @@ def channel_session(interaction: Interaction) -> s.Session:
     return session
 
 
-def game_session(interaction: Interaction, game_id: int) -> s.Session:
-    """The session a component belongs to, by the game id in its custom id."""
+def game_session(interaction: Interaction, game_id: int, *, in_dm: bool = True) -> s.Session:
+    """The session a component belongs to, by the game id in its custom id, once the click
+    is known to come from that game's place: in a server, its server and its channel (or
+    thread) or the channel of its lobby message; in a DM (where ``in_dm`` allows), from a
+    person seated at it. A custom id is only a claim: checked here, a click cannot reach a
+    game of another server or channel, and the permissions read later are the game's
+    server's (a DM click has none)."""
     session = manager(interaction).by_game(game_id)
     if session is None:
         raise s.SessionClosed("refusal.table.ended")
+    if interaction.guild_id is None:
+        if not in_dm:
+            raise Refused("refusal.button.elsewhere")
+        seated(session, interaction)
+    elif interaction.guild_id != session.guild_id or interaction.channel_id not in (
+        session.channel_id,
+        session.lobby_channel_id,
+    ):
+        raise Refused("refusal.button.elsewhere")
     return session
 
 
@@ -319,7 +333,7 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
     async def work() -> None:
         await interaction.response.defer()
         remember(interaction)
-        session = game_session(interaction, game_id)
+        session = game_session(interaction, game_id, in_dm=False)
         display = notifier(interaction)
         display.claim(game_id, session.guild_id, session.channel_id, "lobby")
         shown = False
@@ -411,7 +425,7 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         display = notifier(interaction)
         messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
         after = event.views.get(player)
-        me = session.names.get(player, interaction.user.display_name)
+        me = present.as_text(session.names.get(player) or interaction.user.display_name)
         said = present.move_text(me, event.action or action, after, loc)
         if player in messages.dm_closed:
             content, file, view = await committed_hand(event, messages, player, loc)

@@ -50,7 +50,7 @@ def standings_text(page: StandingsPage, loc: str) -> str:
                 "league.row",
                 loc,
                 place=e.rank,
-                player=e.display_name,
+                player=present.as_text(e.display_name),
                 games=e.games,
                 wins=e.wins,
                 rating=f"{e.rating:.1f}",
@@ -89,7 +89,7 @@ def player_text(entry: LeagueEntry, loc: str) -> str:
     return t(
         "league.player",
         loc,
-        player=entry.display_name,
+        player=present.as_text(entry.display_name),
         rank=entry.rank,
         games=entry.games,
         wins=entry.wins,
@@ -106,7 +106,8 @@ def history_text(history: list[GameSummary], loc: str) -> str:
     for game in history:
         seats = sorted(game.seats, key=lambda x: (x.place is None, x.place or 0))
         players = ", ".join(
-            f"{x.display_name}" + (f" ({x.score})" if x.score is not None else "") for x in seats
+            present.as_text(x.display_name) + (f" ({x.score})" if x.score is not None else "")
+            for x in seats
         )
         when = (game.finished_at or game.created_at).strftime("%Y-%m-%d")
         status = t("league.abandoned", loc) if game.status.value == "abandoned" else ""
@@ -168,7 +169,7 @@ class League(commands.Cog):
             if entry is None:
                 await send(
                     interaction,
-                    t("league.no_player", loc, player=who.display_name),
+                    t("league.no_player", loc, player=present.as_text(who.display_name)),
                     ephemeral=False,
                 )
                 return

@@ -143,7 +143,12 @@ class Lobby(commands.Cog):
                 interaction.user.id, player.id, moderator=flows.is_moderator(interaction)
             )
             await send(
-                interaction, t("lobby.kicked", locale_of(interaction), player=player.display_name)
+                interaction,
+                t(
+                    "lobby.kicked",
+                    locale_of(interaction),
+                    player=present.as_text(player.display_name),
+                ),
             )
 
         await guarded(interaction, work)

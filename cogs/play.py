@@ -161,7 +161,7 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
         if meld.id in ids and (not current or current.strip().lstrip("#") in str(meld.id)):
             out.append(
                 app_commands.Choice(
-                    name=present.meld_line(meld, session.names)[:100], value=meld.id
+                    name=present.meld_line(meld, session.names, markdown=False)[:100], value=meld.id
                 )
             )
     return out

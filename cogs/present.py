@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from discord.utils import escape_markdown, escape_mentions
+
 from bot.i18n import t, tn
 from bot.rummy import (
     Action,
@@ -59,10 +61,23 @@ def suit_sorted(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: c.sort_key)
 
 
-def name_of(player: str | None, names: Mapping[str, str]) -> str:
+def as_text(name: str) -> str:
+    """A name a person chose, made to read as itself in a message: Discord's markdown
+    escaped (a ``[link](…)`` or ``**bold**`` name shows its characters) and anything that
+    looks like a mention broken by a zero-width space (``@everyone``, ``<@123>``), so a
+    name can neither format a message nor look like a ping. The one place names are made
+    safe for message texts; pictures and thread names (plain text) take the name as is."""
+    escaped = escape_mentions(escape_markdown(name, ignore_links=False))
+    return escaped.replace("<", "<\u200b")
+
+
+def name_of(player: str | None, names: Mapping[str, str], *, markdown: bool = True) -> str:
+    """The name shown for ``player``: escaped for a message text (see :func:`as_text`),
+    as is for plain text (``markdown=False``: menu and autocomplete labels)."""
     if player is None:
         return "?"
-    return names.get(player) or player
+    name = names.get(player) or player
+    return as_text(name) if markdown else name
 
 
 def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
@@ -137,8 +152,9 @@ def lobby_text(
     state: str = "open",
     timer: int | None = None,
 ) -> str:
-    """The lobby message: who sits, the rules, the turn timer (``timer`` minutes, 0: off;
-    None: not shown) and what to do next.
+    """The lobby message: who sits (``players``, from :func:`seat_names`), the rules, the
+    turn timer (``timer`` minutes, 0: off; None: not shown) and what to do next. ``host`` is
+    the host's name as they chose it (escaped here).
 
     ``state`` is ``open``, ``started`` or ``cancelled``.
     """
@@ -149,7 +165,7 @@ def lobby_text(
     }.get(state, "lobby.title")
     lines = [f"**{t(heading, loc, variant=variant_name(ruleset, loc))}**"]
     if host:
-        lines.append(t("lobby.host", loc, host=host))
+        lines.append(t("lobby.host", loc, host=as_text(host)))
     seated = ", ".join(players) if players else "—"
     lines.append(
         t("lobby.seated", loc, players=seated, count=len(players), most=ruleset.max_players)
@@ -194,9 +210,10 @@ def seat_names(seats: Sequence[Seat], loc: str) -> list[str]:
     for seat in sorted(seats, key=lambda x: x.seat):
         if seat.kind is SeatKind.COMPUTER:
             level = t(f"level.{seat.level or 'normal'}", loc)
-            names.append(t("lobby.computer_seat", loc, name=seat.display_name, level=level))
+            name = as_text(seat.display_name)
+            names.append(t("lobby.computer_seat", loc, name=name, level=level))
         else:
-            names.append(seat.display_name)
+            names.append(as_text(seat.display_name))
     return names
 
 
@@ -292,9 +309,9 @@ def _taken(after: GameView | None, depth: int) -> str:
 # --- the table ----------------------------------------------------------------------------
 
 
-def meld_line(meld: TableMeld, names: Mapping[str, str]) -> str:
+def meld_line(meld: TableMeld, names: Mapping[str, str], *, markdown: bool = True) -> str:
     cards = " ".join(str(p.slot) for p in meld.cards)
-    return f"#{meld.id} ({name_of(meld.owner, names)}): {cards}"
+    return f"#{meld.id} ({name_of(meld.owner, names, markdown=markdown)}): {cards}"
 
 
 def table_text(

@@ -18,6 +18,7 @@ from bot import sessions as s
 from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
 from bot.rummy import CardParseError, NotYourTurn, PlayerError, RulesError
 from bot.rummy.errors import message_params
+from cogs import present
 from cogs.options import check_options
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = Non
         current = error.current
         if current is None:
             return t("error.not_seated", loc)
-        name = (names or {}).get(current, current)
+        name = present.name_of(current, names or {})
         return t("error.not_your_turn", loc, player=name)
     for kind, key in _SESSION_KEYS:
         if isinstance(error, kind):

@@ -11,6 +11,7 @@ did it) and when a round ends.
 from __future__ import annotations
 
 from bot import sessions as s
+from cogs import present
 from cogs.display.game_messages import GameMessages, TurnNote
 
 
@@ -74,7 +75,7 @@ def _notice(messages: GameMessages, event: s.Committed) -> None:
     if player is None:
         return
     user_id = messages.users.get(player)
-    name = messages.names.get(player, player)
+    name = present.name_of(player, messages.names)
     if event.kind is s.EventKind.REMINDER:
         if user_id is not None and event.deadline is not None:
             messages.notices.append((player, "reminder", int(event.deadline.timestamp())))

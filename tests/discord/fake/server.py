@@ -833,6 +833,23 @@ class FakeDiscord:
             3, user, message.channel, data, message=message, locale=locale
         )
 
+    async def forged_click(self, user: User, channel: Channel, custom_id: str) -> Interaction:
+        """A press of a button `custom_id` that no message of the bot carries, in `channel`
+        (a DM channel too): what a modified client could send, on a made-up message of the
+        bot showing that one button (stored like the bot's, so the bot can answer on it).
+        Discord refuses these, so the fake checks nothing but membership; the bot must not
+        trust a custom id either."""
+        button = {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
+        made_up = Message(
+            id=self.ids.next(),
+            channel=channel,
+            author=self.bot_user,
+            components=[{"type": 1, "components": [button]}],
+        )
+        self._store(made_up)
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._dispatch_interaction(3, user, channel, data, message=made_up)
+
     async def select(
         self,
         user: User,
