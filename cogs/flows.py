@@ -173,27 +173,58 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             t("error.bot_missing_permissions", locale_of(interaction), permissions=names),
         )
         return
+    if manager(interaction).get(interaction.channel_id) is not None:
+        # Said before the (public) answer starts, so the refusal stays the person's own.
+        raise s.ChannelBusy("refusal.table.taken")
+    # Answer first: a slow database must not let the interaction expire with a lobby
+    # stored and no message showing it.
+    await interaction.response.defer(thinking=True)
     remember(interaction)
     display = notifier(interaction)
-    threaded = await threads.wanted(interaction, manager(interaction))
-    display.pending_channels.add(interaction.channel_id)
     try:
-        session = await manager(interaction).create_lobby(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            ruleset=ruleset,
-            turn_timer=turn_timer,
-            placing=threaded,
-        )
-    except BaseException:
-        display.pending_channels.discard(interaction.channel_id)
+        threaded = await threads.wanted(interaction, manager(interaction))
+        display.pending_channels.add(interaction.channel_id)
+        try:
+            session = await manager(interaction).create_lobby(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                ruleset=ruleset,
+                turn_timer=turn_timer,
+                placing=threaded,
+            )
+        except BaseException:
+            display.pending_channels.discard(interaction.channel_id)
+            raise
+    except Exception:
+        # Nothing was stored: the public "thinking" answer goes, the refusal or the
+        # apology that follows is the person's own.
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
         raise
     try:
         await show_lobby(interaction, session, loc, threaded)
+    except Exception:
+        if (
+            display.messages_of(session.game_id, session.guild_id, session.channel_id).lobby_message
+            is None
+        ):
+            await undo_lobby(interaction, session)
+        raise
     finally:
         session.placed()
+
+
+async def undo_lobby(interaction: Interaction, session: s.Session) -> None:
+    """A lobby nobody can see is called off, so the channel is free for the next
+    ``/rummy new``; if even that fails the lobby stays, and ``/rummy cancel`` clears it."""
+    try:
+        await session.cancel(interaction.user.id, moderator=True)
+    except Exception:
+        log.exception("game %s: could not call off the lobby nobody saw", session.game_id)
+    else:
+        log.warning("game %s: its lobby could not be shown; it was called off", session.game_id)
 
 
 async def show_lobby(

@@ -1,0 +1,146 @@
+"""Answers that tell the truth, through the fake Discord with the real discord.py.
+
+The lobby message exists whenever the lobby does: ``/rummy new`` answers before it stores
+anything, and a lobby that could not be shown is called off, so the channel stays free.
+Faults are injected where the environment would put them: the store (slow, or refusing the
+lobby's creation) and Discord's answers to the bot's requests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import RummyBot
+from bot.sessions import SessionManager
+from bot.storage import Database, open_store
+from tests.discord.conftest import BotFactory
+from tests.discord.fake import ApiError, Channel, FakeDiscord, Message, RequestRecord, User
+from tests.discord.helpers import start_bot
+from tests.sessions.faults import FaultyStore
+from tests.waiting import eventually
+
+
+@contextlib.asynccontextmanager
+async def faulty_bot(
+    fake: FakeDiscord, bot_factory: BotFactory, path: Path
+) -> AsyncIterator[tuple[RummyBot, SessionManager, FaultyStore, Channel, User]]:
+    """A bot whose store can be slowed or made to refuse, on a server with threads."""
+    inner = await open_store(path)
+    assert isinstance(inner, Database)
+    store = FaultyStore(inner)
+    sessions = SessionManager(store)
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    ann = fake.add_user("ann")
+    try:
+        bot = await start_bot(fake, bot_factory, sessions, guild)
+        try:
+            yield bot, sessions, store, channel, ann
+        finally:
+            await bot.close()
+    finally:
+        await sessions.close()
+
+
+def lobbies(fake: FakeDiscord, channel: Channel) -> list[Message]:
+    """The lobby messages in ``channel``: the bot's, with a Join button."""
+    return [
+        m
+        for m in fake.messages(channel)
+        if m.author.id == fake.bot_user.id and any(b.get("label") == "Join" for b in m.buttons())
+    ]
+
+
+async def open_lobby(
+    fake: FakeDiscord, sessions: SessionManager, channel: Channel, user: User
+) -> None:
+    """``/rummy new``, returning once its lobby is shown and moved into its thread."""
+    ix = await fake.slash(user, channel, "rummy new", variant="classic")
+    await ix.response(10)
+    await eventually(lambda: len(lobbies(fake, channel)) == 1, 15)
+    lobby = lobbies(fake, channel)[0]
+    await eventually(lambda: lobby.thread is not None, 10)
+    await eventually(lambda: sessions.get(lobby.id) is not None, 10)
+    assert len(sessions.sessions) == 1
+
+
+@pytest.mark.fake(interaction_deadline=0.5)
+async def test_a_slow_database_still_shows_the_lobby(
+    fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path
+) -> None:
+    """The store takes longer than Discord waits for an answer: the lobby is shown all the
+    same (the answer came first), and it is the channel's one game."""
+    async with faulty_bot(fake, bot_factory, tmp_path / "db") as (_, sessions, store, ch, ann):
+        store.targets = frozenset({"create_game"})
+        store.delay = 1.0
+        await open_lobby(fake, sessions, ch, ann)
+        assert not [r for r in fake.requests if r.status == 404 and r.error_code == 10062]
+
+
+async def test_a_refused_store_leaves_the_channel_free(
+    fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database refuses the lobby: the person hears it privately, no lobby is stored,
+    and the next ``/rummy new`` opens one."""
+    async with faulty_bot(fake, bot_factory, tmp_path / "db") as (_, sessions, store, ch, ann):
+        store.targets = frozenset({"create_game"})
+        store.refuse_times = 1
+        with caplog.at_level(logging.ERROR, logger="cogs"):
+            ix = await fake.slash(ann, ch, "rummy new", variant="classic")
+            await ix.response(10)
+            await ix.wait_until(lambda i: any(m.ephemeral and m.content for m in i.messages), 10)
+        said = [m for m in ix.messages if not m.deleted]
+        assert [m.ephemeral for m in said] == [True], [m.content for m in said]
+        assert "Something went wrong" in said[0].content
+        assert not sessions.sessions
+        assert not lobbies(fake, ch)
+        caplog.clear()
+        await open_lobby(fake, sessions, ch, ann)
+
+
+async def test_an_expired_interaction_stores_no_lobby(
+    fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path
+) -> None:
+    """Discord refuses the answer (the interaction expired): nothing is stored."""
+    async with faulty_bot(fake, bot_factory, tmp_path / "db") as (_, sessions, _s, ch, ann):
+
+        def expired(record: RequestRecord) -> ApiError | None:
+            if record.route.startswith("POST /interactions/"):
+                return ApiError(404, 10062, "Unknown interaction")
+            return None
+
+        fake.faults.append(expired)
+        ix = await fake.slash(ann, ch, "rummy new", variant="classic")
+        await eventually(lambda: any(r.error_code == 10062 for r in fake.requests), 10)
+        fake.faults.clear()
+        assert not sessions.sessions
+        assert ix.original is None
+        await open_lobby(fake, sessions, ch, ann)
+
+
+async def test_a_lobby_that_could_not_be_shown_is_called_off(
+    fake: FakeDiscord, bot_factory: BotFactory, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lobby is stored but Discord refuses the message showing it: the lobby is called
+    off, and the channel is free for the next ``/rummy new``."""
+    async with faulty_bot(fake, bot_factory, tmp_path / "db") as (_, sessions, _s, ch, ann):
+
+        def refused(record: RequestRecord) -> ApiError | None:
+            if record.method == "POST" and record.route.startswith("POST /webhooks/"):
+                return ApiError(404, 10015, "Unknown Webhook")
+            return None
+
+        fake.faults.append(refused)
+        with caplog.at_level(logging.WARNING, logger="cogs"):
+            ix = await fake.slash(ann, ch, "rummy new", variant="classic")
+            await ix.response(10)
+            await eventually(lambda: "called off" in caplog.text, 10)
+        fake.faults.clear()
+        await eventually(lambda: not sessions.sessions, 10)
+        caplog.clear()
+        await open_lobby(fake, sessions, ch, ann)
