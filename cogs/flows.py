@@ -27,7 +27,7 @@ from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hand, dm_hand, hand_message
 from cogs.display.notifier import Notifier
 from cogs.items import Clicks
-from cogs.replies import Refused, guarded, send
+from cogs.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
 
@@ -338,8 +338,9 @@ async def lobby_command(interaction: Interaction, verb: str, level: str = "norma
             await send(interaction, t("lobby.cleared", locale_of(interaction)))
             return
         event = await lobby_op(interaction, verb, session, level)
-        done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
-        await send(interaction, t(done, locale_of(interaction)))
+        with after_commit("error.after_commit.lobby"):
+            done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
+            await send(interaction, t(done, locale_of(interaction)))
 
     await guarded(interaction, work)
 
@@ -356,14 +357,16 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         shown = False
         try:
             event = await lobby_op(interaction, verb, session)
-            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
-            text, view = components.lobby_message(event, messages.locale, messages.thread_id)
-            await interaction.edit_original_response(
-                content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
-            )
-            if interaction.message is not None and messages.lobby_message != interaction.message.id:
-                display.keep(messages, MessageKind.LOBBY, interaction.message.id)
-            shown = True
+            with after_commit("error.after_commit.lobby"):
+                messages = display.messages_of(game_id, session.guild_id, session.channel_id)
+                text, view = components.lobby_message(event, messages.locale, messages.thread_id)
+                await interaction.edit_original_response(
+                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+                )
+                message = interaction.message
+                if message is not None and messages.lobby_message != message.id:
+                    display.keep(messages, MessageKind.LOBBY, message.id)
+                shown = True
         finally:
             display.release(game_id, "lobby", shown=shown)
 
@@ -438,20 +441,21 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         mark_active(interaction, session, player)
         action: Action = build(session, player)
         event = await session.apply(player, action)
-        loc = locale_of(interaction)
-        display = notifier(interaction)
-        messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
-        after = event.views.get(player)
-        me = session.names.get(player, interaction.user.display_name)
-        said = present.move_text(me, event.action or action, after, loc)
-        if player in messages.dm_closed:
-            content, file, view = await committed_hand(event, messages, player, loc)
-            await send(interaction, present.fit([said, content or ""]), file=file, view=view)
-            return
-        lines = [said]
-        if after is not None and not after.is_over:
-            lines.append(present.hand_text(after, session.names, loc))
-        await send(interaction, present.fit(lines))
+        with after_commit("error.after_commit.move"):
+            loc = locale_of(interaction)
+            display = notifier(interaction)
+            messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
+            after = event.views.get(player)
+            me = session.names.get(player, interaction.user.display_name)
+            said = present.move_text(me, event.action or action, after, loc)
+            if player in messages.dm_closed:
+                content, file, view = await committed_hand(event, messages, player, loc)
+                await send(interaction, present.fit([said, content or ""]), file=file, view=view)
+                return
+            lines = [said]
+            if after is not None and not after.is_over:
+                lines.append(present.hand_text(after, session.names, loc))
+            await send(interaction, present.fit(lines))
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
 
@@ -477,31 +481,32 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         seq: int | None = None
         try:
             event = await session.apply(player, action, turn=turn)
-            seq = event.seq
-            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
-            loc = locale_of(interaction)
-            if in_dm:
-                # The DM's hand says what happened since the last turn: the listener's notes.
-                await display.caught_up(game_id, event.seq)
-                (content, file, view), tidied = await dm_hand(
-                    messages,
-                    event.views.get(player),
-                    event.legal.get(player, ()),
-                    player,
-                    loc,
-                    ended=event.turn != turn,
+            with after_commit("error.after_commit.move"):
+                seq = event.seq
+                messages = display.messages_of(game_id, session.guild_id, session.channel_id)
+                loc = locale_of(interaction)
+                if in_dm:
+                    # The DM's hand says what happened since the last turn: the listener's notes.
+                    await display.caught_up(game_id, event.seq)
+                    (content, file, view), tidied = await dm_hand(
+                        messages,
+                        event.views.get(player),
+                        event.legal.get(player, ()),
+                        player,
+                        loc,
+                        ended=event.turn != turn,
+                    )
+                else:
+                    content, file, view = await committed_hand(event, messages, player, loc)
+                await interaction.edit_original_response(
+                    content=content,
+                    attachments=[file] if file is not None else [],
+                    view=view,
                 )
-            else:
-                content, file, view = await committed_hand(event, messages, player, loc)
-            await interaction.edit_original_response(
-                content=content,
-                attachments=[file] if file is not None else [],
-                view=view,
-            )
-            shown = in_dm
-            if in_dm and interaction.message is not None and interaction.channel_id is not None:
-                dm = (interaction.channel_id, interaction.message.id)
-                display.remember_hook(game_id, player, interaction, interaction.message.id)
+                shown = in_dm
+                if in_dm and interaction.message is not None and interaction.channel_id is not None:
+                    dm = (interaction.channel_id, interaction.message.id)
+                    display.remember_hook(game_id, player, interaction, interaction.message.id)
         finally:
             if in_dm:
                 display.release(game_id, key, shown=shown, dm=dm, seq=seq, tidied=tidied)

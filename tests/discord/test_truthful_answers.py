@@ -19,10 +19,20 @@ from bot.app import RummyBot
 from bot.sessions import SessionManager
 from bot.storage import Database, open_store
 from tests.discord.conftest import BotFactory
-from tests.discord.fake import ApiError, Channel, FakeDiscord, Message, RequestRecord, User
-from tests.discord.helpers import start_bot
+from tests.discord.fake import (
+    ApiError,
+    Channel,
+    FakeDiscord,
+    Interaction,
+    Message,
+    RequestRecord,
+    User,
+)
+from tests.discord.helpers import Bots, bots, deal, dm_has, start_bot
 from tests.sessions.faults import FaultyStore
 from tests.waiting import eventually
+
+__all__ = ["bots"]
 
 
 @contextlib.asynccontextmanager
@@ -144,3 +154,84 @@ async def test_a_lobby_that_could_not_be_shown_is_called_off(
         await eventually(lambda: not sessions.sessions, 10)
         caplog.clear()
         await open_lobby(fake, sessions, ch, ann)
+
+
+def refuse_once(fake: FakeDiscord, method: str, route: str) -> list[RequestRecord]:
+    """Discord refuses the next ``method`` request on a route starting with ``route`` (as it
+    would a message it cannot take); returns the refused requests."""
+    refused: list[RequestRecord] = []
+
+    def fault(record: RequestRecord) -> ApiError | None:
+        if refused or record.method != method or not record.route.startswith(route):
+            return None
+        refused.append(record)
+        return ApiError(400, 50035, "Invalid Form Body")
+
+    fake.faults.append(fault)
+    return refused
+
+
+def said_made(ix: Interaction, text: str) -> bool:
+    return any(text in m.content and m.ephemeral for m in ix.messages)
+
+
+async def test_a_move_whose_answer_failed_is_said_to_be_made(
+    bots: Bots, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A slash-command move is committed, then Discord refuses its answer: the player hears
+    that the move was made (not that nothing changed), and the bug is logged."""
+    async with bots.table("ann", "bob") as table:
+        await deal(table)
+        session = table.session()
+        view = session.view(None)
+        user = next(u for u in table.players if str(u.id) == view.current)
+        before = session.seq
+        refused = refuse_once(table.fake, "POST", "POST /webhooks/")
+        with caplog.at_level(logging.ERROR, logger="cogs"):
+            ix = await table.fake.slash(user, table.here, "draw", source="stock")
+            await ix.wait_until(lambda i: said_made(i, "Your move was made"), 10)
+        assert refused
+        assert session.seq == before + 1
+        assert "committed, then answering failed" in caplog.text
+        assert not any("unchanged" in m.content for m in ix.messages)
+
+
+async def test_a_hand_button_whose_answer_failed_is_said_to_be_made(
+    bots: Bots, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The draw button of a hand DM is committed, then Discord refuses the hand's edit."""
+    async with bots.table("ann", "bob") as table:
+        await deal(table)
+        session = table.session()
+        view = session.view(None)
+        user = next(u for u in table.players if str(u.id) == view.current)
+        await eventually(dm_has(table, user, "rummy:do:", f":{view.turn}"))
+        dm = table.hand_dm(user)
+        assert dm is not None
+        draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
+        before = session.seq
+        refused = refuse_once(table.fake, "PATCH", "PATCH /webhooks/")
+        with caplog.at_level(logging.ERROR, logger="cogs"):
+            click = await table.fake.click(user, dm, draw)
+            await click.wait_until(lambda i: said_made(i, "Your move was made"), 10)
+        assert refused
+        assert session.seq == before + 1
+        assert "committed, then answering failed" in caplog.text
+
+
+async def test_a_lobby_button_whose_answer_failed_is_said_to_be_done(
+    bots: Bots, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Joining by the lobby's button is committed, then the lobby's edit is refused."""
+    async with bots.table("ann", "bob") as table:
+        ann, bob = table.players
+        lobby = (await table.answer(ann, "rummy new", variant="classic")).message
+        assert lobby is not None
+        join = next(c for c in lobby.custom_ids() if "join" in c)
+        refused = refuse_once(table.fake, "PATCH", "PATCH /webhooks/")
+        with caplog.at_level(logging.ERROR, logger="cogs"):
+            click = await table.fake.click(bob, lobby, join)
+            await click.wait_until(lambda i: said_made(i, "Done, but I could not show it"), 10)
+        assert refused
+        assert table.session().player_of(bob.id) is not None
+        assert "committed, then answering failed" in caplog.text
