@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 
 from bot.app import RummyBot
+from bot.rummy import Discard
 from bot.sessions import SessionManager
 from bot.storage import Database, open_store
+from cogs.display.game_messages import GameMessages
+from cogs.display.notifier import Notifier
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import (
     ApiError,
@@ -28,7 +31,7 @@ from tests.discord.fake import (
     RequestRecord,
     User,
 )
-from tests.discord.helpers import Bots, bots, deal, dm_has, start_bot
+from tests.discord.helpers import Bots, Table, bots, deal, dm_exists, dm_has, start_bot
 from tests.sessions.faults import FaultyStore
 from tests.waiting import eventually
 
@@ -235,3 +238,62 @@ async def test_a_lobby_button_whose_answer_failed_is_said_to_be_done(
         assert refused
         assert table.session().player_of(bob.id) is not None
         assert "committed, then answering failed" in caplog.text
+
+
+def display_games(table: Table) -> list[GameMessages]:
+    """The games the display is showing now."""
+    return list(table.bot.service(Notifier).games.values())
+
+
+async def test_a_failing_table_edit_does_not_hold_back_the_next_players_dm(
+    bots: Bots, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord answers 500 to every edit of the table message (discord.py retries each for
+    about 26 seconds): the next player's "your turn" DM comes all the same, and the table
+    is shown once Discord takes edits again. Each refused edit waits its own backoff."""
+    async with bots.table("ann", "bob") as table:
+        fake = table.fake
+        await deal(table)
+        session = table.session()
+        shown = table.table_message()
+        assert shown is not None
+        view = session.view(None)
+        users = {str(u.id): u for u in table.players}
+        assert view.current is not None
+        mover = users[view.current]
+        # Everything of the deal is shown first: the outage starts on a quiet display.
+        await eventually(dm_has(table, mover, "rummy:do:", f":{view.turn}"))
+        for user in table.players:
+            await eventually(dm_exists(table, user))
+        await eventually(lambda: all(not m.dirty for m in display_games(table)))
+        down = [True]
+
+        def outage(record: RequestRecord) -> ApiError | None:
+            if down and record.method == "PATCH" and record.path.endswith(f"/{shown.id}"):
+                return ApiError(500, 0, "500: Internal Server Error")
+            return None
+
+        edits = shown.edits
+        fake.faults.append(outage)
+        with caplog.at_level(logging.WARNING, logger="cogs"):
+            assert "drew" in await table.text(mover, "draw", source="stock")
+            discard = next(a for a in session.legal_actions(view.current) if isinstance(a, Discard))
+            await table.text(mover, "discard", card=str(discard.card))
+            after = session.view(None)
+            assert after.current is not None
+            assert after.current != view.current
+            nxt = users[after.current]
+            # Within a few seconds, while the table's edit is still being retried.
+            await eventually(dm_has(table, nxt, "rummy:do:", f":{after.turn}"), 5)
+            await eventually(
+                lambda: any(
+                    r.status == 500 for r in fake.requests if r.path.endswith(f"/{shown.id}")
+                ),
+                10,
+            )
+            down.clear()
+            await eventually(lambda: shown.edits > edits, 60)
+        patches = [
+            r for r in fake.requests if r.method == "PATCH" and r.path.endswith(f"/{shown.id}")
+        ]
+        assert len(patches) < 20, len(patches)
