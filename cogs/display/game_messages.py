@@ -111,6 +111,8 @@ class GameMessages:
     """Set at each commit noted: what an interaction waits on to word its hand."""
     task: asyncio.Task[None] | None = None
     channel_task: asyncio.Task[None] | None = None
+    showing_hands: bool = False
+    """The worker is showing hands now: the thread waits for them to be archived."""
     """The worker's pass over the channel's posts, run beside its hands (see ``Worker``)."""
     retry_at: dict[str, float] = field(default_factory=dict)
     """part ("table", "hand:<player>", …) -> when (monotonic) it may be tried again after

@@ -108,7 +108,8 @@ class Worker:
             messages.channel_task = asyncio.create_task(
                 self._channel_pass(messages, channel), name=f"display-{messages.game_id}-channel"
             )
-        await self._hands_lane(messages, channel)
+        if await self._hands_lane(messages, channel) and "thread" in messages.dirty:
+            messages.wake.set()  # the thread is archived once the hands are shown too
 
     async def _channel_pass(
         self, messages: GameMessages, channel: discord.PartialMessageable
@@ -162,7 +163,11 @@ class Worker:
             if not await self._guard(messages, "table", self.posts.show_table(messages, channel)):
                 messages.dirty.add("table")
                 return tried
-        if messages.dirty == {"thread"} and self._due(messages, "thread"):
+        if (
+            messages.dirty == {"thread"}
+            and not messages.showing_hands
+            and self._due(messages, "thread")
+        ):
             # Last of all, once everything of the game is shown there.
             tried = True
             messages.dirty.discard("thread")
@@ -172,22 +177,30 @@ class Worker:
 
     async def _hands_lane(
         self, messages: GameMessages, channel: discord.PartialMessageable
-    ) -> None:
-        """Each player's hand DM, independently of the others and of the channel."""
-        for key in sorted(k for k in messages.dirty if k.startswith("hand:")):
-            player = key.removeprefix("hand:")
-            if key in messages.claims or not self._due(messages, key):
-                continue
-            messages.dirty.discard(key)
-            notify = messages.notify == player
-            if notify:
-                messages.notify = None
-            if not await self._guard(
-                messages, "hand", self.hands.show(messages, channel, player, notify), key
-            ):
-                messages.dirty.add(key)
-                if notify and messages.notify is None:
-                    messages.notify = player
+    ) -> bool:
+        """Each player's hand DM, independently of the others and of the channel. Returns
+        whether it sent anything to Discord."""
+        tried = False
+        messages.showing_hands = True
+        try:
+            for key in sorted(k for k in messages.dirty if k.startswith("hand:")):
+                player = key.removeprefix("hand:")
+                if key in messages.claims or not self._due(messages, key):
+                    continue
+                tried = True
+                messages.dirty.discard(key)
+                notify = messages.notify == player
+                if notify:
+                    messages.notify = None
+                if not await self._guard(
+                    messages, "hand", self.hands.show(messages, channel, player, notify), key
+                ):
+                    messages.dirty.add(key)
+                    if notify and messages.notify is None:
+                        messages.notify = player
+        finally:
+            messages.showing_hands = False
+        return tried
 
     @staticmethod
     def _due(messages: GameMessages, part: str) -> bool:
