@@ -27,7 +27,7 @@ from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hand, dm_hand, hand_message
 from cogs.display.notifier import Notifier
 from cogs.items import Clicks
-from cogs.replies import Refused, guarded, send
+from cogs.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
 
@@ -187,27 +187,58 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
             t("error.bot_missing_permissions", locale_of(interaction), permissions=names),
         )
         return
+    if manager(interaction).get(interaction.channel_id) is not None:
+        # Said before the (public) answer starts, so the refusal stays the person's own.
+        raise s.ChannelBusy("refusal.table.taken")
+    # Answer first: a slow database must not let the interaction expire with a lobby
+    # stored and no message showing it.
+    await interaction.response.defer(thinking=True)
     remember(interaction)
     display = notifier(interaction)
-    threaded = await threads.wanted(interaction, manager(interaction))
-    display.pending_channels.add(interaction.channel_id)
     try:
-        session = await manager(interaction).create_lobby(
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            ruleset=ruleset,
-            turn_timer=turn_timer,
-            placing=threaded,
-        )
-    except BaseException:
-        display.pending_channels.discard(interaction.channel_id)
+        threaded = await threads.wanted(interaction, manager(interaction))
+        display.pending_channels.add(interaction.channel_id)
+        try:
+            session = await manager(interaction).create_lobby(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                ruleset=ruleset,
+                turn_timer=turn_timer,
+                placing=threaded,
+            )
+        except BaseException:
+            display.pending_channels.discard(interaction.channel_id)
+            raise
+    except Exception:
+        # Nothing was stored: the public "thinking" answer goes, the refusal or the
+        # apology that follows is the person's own.
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
         raise
     try:
         await show_lobby(interaction, session, loc, threaded)
+    except Exception:
+        if (
+            display.messages_of(session.game_id, session.guild_id, session.channel_id).lobby_message
+            is None
+        ):
+            await undo_lobby(interaction, session)
+        raise
     finally:
         session.placed()
+
+
+async def undo_lobby(interaction: Interaction, session: s.Session) -> None:
+    """A lobby nobody can see is called off, so the channel is free for the next
+    ``/rummy new``; if even that fails the lobby stays, and ``/rummy cancel`` clears it."""
+    try:
+        await session.cancel(interaction.user.id, moderator=True)
+    except Exception:
+        log.exception("game %s: could not call off the lobby nobody saw", session.game_id)
+    else:
+        log.warning("game %s: its lobby could not be shown; it was called off", session.game_id)
 
 
 async def show_lobby(
@@ -321,8 +352,9 @@ async def lobby_command(interaction: Interaction, verb: str, level: str = "norma
             await send(interaction, t("lobby.cleared", locale_of(interaction)))
             return
         event = await lobby_op(interaction, verb, session, level)
-        done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
-        await send(interaction, t(done, locale_of(interaction)))
+        with after_commit("error.after_commit.lobby"):
+            done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
+            await send(interaction, t(done, locale_of(interaction)))
 
     await guarded(interaction, work)
 
@@ -339,14 +371,16 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         shown = False
         try:
             event = await lobby_op(interaction, verb, session)
-            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
-            text, view = components.lobby_message(event, messages.locale, messages.thread_id)
-            await interaction.edit_original_response(
-                content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
-            )
-            if interaction.message is not None and messages.lobby_message != interaction.message.id:
-                display.keep(messages, MessageKind.LOBBY, interaction.message.id)
-            shown = True
+            with after_commit("error.after_commit.lobby"):
+                messages = display.messages_of(game_id, session.guild_id, session.channel_id)
+                text, view = components.lobby_message(event, messages.locale, messages.thread_id)
+                await interaction.edit_original_response(
+                    content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+                )
+                message = interaction.message
+                if message is not None and messages.lobby_message != message.id:
+                    display.keep(messages, MessageKind.LOBBY, message.id)
+                shown = True
         finally:
             display.release(game_id, "lobby", shown=shown)
 
@@ -421,20 +455,21 @@ async def move_command(interaction: Interaction, build: Any) -> None:
         mark_active(interaction, session, player)
         action: Action = build(session, player)
         event = await session.apply(player, action)
-        loc = locale_of(interaction)
-        display = notifier(interaction)
-        messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
-        after = event.views.get(player)
-        me = present.as_text(session.names.get(player) or interaction.user.display_name)
-        said = present.move_text(me, event.action or action, after, loc)
-        if player in messages.dm_closed:
-            content, file, view = await committed_hand(event, messages, player, loc)
-            await send(interaction, present.fit([said, content or ""]), file=file, view=view)
-            return
-        lines = [said]
-        if after is not None and not after.is_over:
-            lines.append(present.hand_text(after, session.names, loc))
-        await send(interaction, present.fit(lines))
+        with after_commit("error.after_commit.move"):
+            loc = locale_of(interaction)
+            display = notifier(interaction)
+            messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
+            after = event.views.get(player)
+            me = present.as_text(session.names.get(player) or interaction.user.display_name)
+            said = present.move_text(me, event.action or action, after, loc)
+            if player in messages.dm_closed:
+                content, file, view = await committed_hand(event, messages, player, loc)
+                await send(interaction, present.fit([said, content or ""]), file=file, view=view)
+                return
+            lines = [said]
+            if after is not None and not after.is_over:
+                lines.append(present.hand_text(after, session.names, loc))
+            await send(interaction, present.fit(lines))
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
 
@@ -460,31 +495,32 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         seq: int | None = None
         try:
             event = await session.apply(player, action, turn=turn)
-            seq = event.seq
-            messages = display.messages_of(game_id, session.guild_id, session.channel_id)
-            loc = locale_of(interaction)
-            if in_dm:
-                # The DM's hand says what happened since the last turn: the listener's notes.
-                await display.caught_up(game_id, event.seq)
-                (content, file, view), tidied = await dm_hand(
-                    messages,
-                    event.views.get(player),
-                    event.legal.get(player, ()),
-                    player,
-                    loc,
-                    ended=event.turn != turn,
+            with after_commit("error.after_commit.move"):
+                seq = event.seq
+                messages = display.messages_of(game_id, session.guild_id, session.channel_id)
+                loc = locale_of(interaction)
+                if in_dm:
+                    # The DM's hand says what happened since the last turn: the listener's notes.
+                    await display.caught_up(game_id, event.seq)
+                    (content, file, view), tidied = await dm_hand(
+                        messages,
+                        event.views.get(player),
+                        event.legal.get(player, ()),
+                        player,
+                        loc,
+                        ended=event.turn != turn,
+                    )
+                else:
+                    content, file, view = await committed_hand(event, messages, player, loc)
+                await interaction.edit_original_response(
+                    content=content,
+                    attachments=[file] if file is not None else [],
+                    view=view,
                 )
-            else:
-                content, file, view = await committed_hand(event, messages, player, loc)
-            await interaction.edit_original_response(
-                content=content,
-                attachments=[file] if file is not None else [],
-                view=view,
-            )
-            shown = in_dm
-            if in_dm and interaction.message is not None and interaction.channel_id is not None:
-                dm = (interaction.channel_id, interaction.message.id)
-                display.remember_hook(game_id, player, interaction, interaction.message.id)
+                shown = in_dm
+                if in_dm and interaction.message is not None and interaction.channel_id is not None:
+                    dm = (interaction.channel_id, interaction.message.id)
+                    display.remember_hook(game_id, player, interaction, interaction.message.id)
         finally:
             if in_dm:
                 display.release(game_id, key, shown=shown, dm=dm, seq=seq, tidied=tidied)

@@ -2,14 +2,16 @@
 
 A person's mistake (a PlayerError: the engine's or the session's) gets a short ephemeral
 answer in their language and changes nothing; anything else is a bug, logged with its
-traceback, and the person hears that the game is unchanged. Commands and components both
-end here, so no callback can leave an interaction unanswered.
+traceback, and the person hears that the game is unchanged, unless their request was
+committed already (``after_commit``): then they hear that it was made. Commands and
+components both end here, so no callback can leave an interaction unanswered.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 import discord
@@ -41,6 +43,27 @@ class Refused(PlayerError):
     of turn); its key is one of the catalogs', and so is its English text."""
 
     templates = catalog(DEFAULT_LOCALE)
+
+
+class AnswerFailed(Exception):
+    """Answering a committed request failed: the person must hear that it was made
+    (``key``), not that nothing changed. The failure is the exception's cause."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+@contextlib.contextmanager
+def after_commit(key: str) -> Iterator[None]:
+    """Around what a flow does once the session committed the person's request: any failure
+    in it becomes an :class:`AnswerFailed` saying ``key``."""
+    try:
+        yield
+    except AnswerFailed:
+        raise
+    except Exception as error:
+        raise AnswerFailed(key) from error
 
 
 def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = None) -> str:
@@ -102,12 +125,16 @@ async def refuse(
 ) -> None:
     """A short ephemeral answer for a refused request; Discord errors while answering are
     logged (the person may have gone, the token may have expired)."""
-    text = error_text(error, locale_of(interaction), names)
+    await refuse_text(interaction, error_text(error, locale_of(interaction), names))
+
+
+async def refuse_text(interaction: Interaction, text: str) -> None:
+    """Say ``text`` privately; a Discord error while saying it is logged only."""
     try:
         await send(interaction, text, ephemeral=True)
     except discord.HTTPException:
         log.warning(
-            "could not tell a person why their request was refused (interaction %s)", interaction.id
+            "could not tell a person what became of their request (interaction %s)", interaction.id
         )
 
 
@@ -121,6 +148,13 @@ async def guarded(
     try:
         check_options(interaction)
         await work()
+    except AnswerFailed as failed:
+        log.error(
+            "interaction %s: committed, then answering failed",
+            interaction.id,
+            exc_info=failed.__cause__,
+        )
+        await refuse_text(interaction, t(failed.key, locale_of(interaction)))
     except PlayerError as error:
         await refuse(interaction, error, names() if names else None)
     except discord.HTTPException:

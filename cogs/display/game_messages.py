@@ -110,7 +110,15 @@ class GameMessages:
     noted: asyncio.Event = field(default_factory=asyncio.Event)
     """Set at each commit noted: what an interaction waits on to word its hand."""
     task: asyncio.Task[None] | None = None
-    backoff: float = 0.0
+    channel_task: asyncio.Task[None] | None = None
+    showing_hands: bool = False
+    """The worker is showing hands now: the thread waits for them to be archived."""
+    """The worker's pass over the channel's posts, run beside its hands (see ``Worker``)."""
+    retry_at: dict[str, float] = field(default_factory=dict)
+    """part ("table", "hand:<player>", …) -> when (monotonic) it may be tried again after
+    Discord refused it: each part backs off on its own."""
+    failures: dict[str, int] = field(default_factory=dict)
+    """part -> how many times in a row Discord refused it."""
     done: bool = False
 
     @property

@@ -8,7 +8,9 @@ game. A Discord error is logged and the next pass tries again; it never reaches 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -45,8 +47,22 @@ class Worker:
             )
 
     async def _work(self, messages: GameMessages) -> None:
+        try:
+            await self._loop(messages)
+        finally:
+            if messages.channel_task is not None:
+                messages.channel_task.cancel()
+
+    async def _loop(self, messages: GameMessages) -> None:
         while True:
-            await messages.wake.wait()
+            # A part waiting for its retry does not hold the others: a new commit wakes the
+            # worker at once, and the earliest retry due wakes it too.
+            due = self._next_retry(messages)
+            if due is None:
+                await messages.wake.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(messages.wake.wait(), due)
             messages.wake.clear()
             try:
                 await self._flush(messages)
@@ -61,75 +77,155 @@ class Worker:
                 and not messages.announcements
                 and not messages.notices
                 and not messages.wake.is_set()
+                and (messages.channel_task is None or messages.channel_task.done())
             ):
                 self.games.pop(messages.game_id, None)
                 return
 
+    @staticmethod
+    def _next_retry(messages: GameMessages) -> float | None:
+        """Seconds until the earliest part waiting for a retry is due; None when none waits."""
+        if not messages.retry_at:
+            return None
+        return max(0.0, min(messages.retry_at.values()) - time.monotonic())
+
     async def _flush(self, messages: GameMessages) -> None:
-        """Show what is dirty, newest state first for each part; a part Discord could not
-        take now (rate limit, outage) stays dirty and the pass is tried again later."""
-        retry = False
-        if "lobby" in messages.dirty and "lobby" not in messages.claims:
+        """Show what is dirty, newest state first for each part. The channel's posts (in
+        their order) run in a task of their own beside this pass, so a channel edit Discord
+        keeps refusing (discord.py retries a 5xx for about 26 seconds) never delays a
+        player's DM. A part Discord could not take now (rate limit, outage) stays dirty and
+        waits its own backoff (see ``_guard``)."""
+        if (
+            "lobby" in messages.dirty
+            and "lobby" not in messages.claims
+            and self._due(messages, "lobby")
+        ):
             messages.dirty.discard("lobby")
             if not await self._guard(messages, "lobby", self.posts.show_lobby(messages)):
                 messages.dirty.add("lobby")
-                retry = True
         channel = self.channel_of(messages)  # after the lobby: the game may have moved
-        while messages.announcements and not retry:
+        if messages.channel_task is None or messages.channel_task.done():
+            messages.channel_task = asyncio.create_task(
+                self._channel_pass(messages, channel), name=f"display-{messages.game_id}-channel"
+            )
+        if await self._hands_lane(messages, channel) and "thread" in messages.dirty:
+            messages.wake.set()  # the thread is archived once the hands are shown too
+
+    async def _channel_pass(
+        self, messages: GameMessages, channel: discord.PartialMessageable
+    ) -> None:
+        """One pass over the channel's posts; the worker is woken after it when it tried
+        anything (what came meanwhile is shown next; a failure's backoff is counted from
+        now), never when nothing was due, so a part waiting for its retry is no hot loop."""
+        try:
+            tried = await self._channel_lane(messages, channel)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: could not update the channel", messages.game_id)
+            await asyncio.sleep(1)
+            tried = True
+        if tried:
+            self.wake(messages)
+
+    async def _channel_lane(
+        self, messages: GameMessages, channel: discord.PartialMessageable
+    ) -> bool:
+        """Summaries, notices, the table, the thread's archiving: in this order, each
+        waiting for the one before it. Returns whether it sent anything to Discord."""
+        if "lobby" in messages.retry_at:
+            return False  # the lobby comes first; it waits for its retry
+        tried = False
+        while messages.announcements:
             event = messages.announcements[0]
-            if await self._guard(
+            if not self._due(messages, "summary"):
+                return tried
+            tried = True
+            if not await self._guard(
                 messages, "summary", self.posts.announce(messages, channel, event)
             ):
-                messages.announcements.pop(0)
-            else:
-                retry = True
-        while messages.notices and not retry:
-            if await self._guard(
+                return tried
+            messages.announcements.pop(0)
+        while messages.notices:
+            if not self._due(messages, "notice"):
+                return tried
+            tried = True
+            if not await self._guard(
                 messages, "notice", self.pings.tell(messages, channel, messages.notices[0])
             ):
-                messages.notices.pop(0)
-            else:
-                retry = True
-        if "table" in messages.dirty and not retry:
+                return tried
+            messages.notices.pop(0)
+        if "table" in messages.dirty:
+            if not self._due(messages, "table"):
+                return tried
+            tried = True
             messages.dirty.discard("table")
             if not await self._guard(messages, "table", self.posts.show_table(messages, channel)):
                 messages.dirty.add("table")
-                retry = True
-        for key in sorted(k for k in messages.dirty if k.startswith("hand:")):
-            player = key.removeprefix("hand:")
-            if key in messages.claims or retry:
-                continue
-            messages.dirty.discard(key)
-            notify = messages.notify == player
-            if notify:
-                messages.notify = None
-            if not await self._guard(
-                messages, "hand", self.hands.show(messages, channel, player, notify)
-            ):
-                messages.dirty.add(key)
-                if notify and messages.notify is None:
-                    messages.notify = player
-                retry = True
-        if messages.dirty == {"thread"} and not (
-            retry or messages.announcements or messages.notices
+                return tried
+        if (
+            messages.dirty == {"thread"}
+            and not messages.showing_hands
+            and self._due(messages, "thread")
         ):
             # Last of all, once everything of the game is shown there.
+            tried = True
             messages.dirty.discard("thread")
             if not await self._guard(messages, "thread", self.posts.archive(messages)):
                 messages.dirty.add("thread")
-                retry = True
-        if retry:
-            messages.backoff = min(max(messages.backoff * 2, 1.0), 30.0)
-            await asyncio.sleep(messages.backoff)
-            messages.wake.set()
-        else:
-            messages.backoff = 0.0
+        return tried
 
-    async def _guard(self, messages: GameMessages, what: str, work: Awaitable[None]) -> bool:
-        """Run one update; False when it should be tried again (rate limited, Discord down).
+    async def _hands_lane(
+        self, messages: GameMessages, channel: discord.PartialMessageable
+    ) -> bool:
+        """Each player's hand DM, independently of the others and of the channel. Returns
+        whether it sent anything to Discord."""
+        tried = False
+        messages.showing_hands = True
+        try:
+            for key in sorted(k for k in messages.dirty if k.startswith("hand:")):
+                player = key.removeprefix("hand:")
+                if key in messages.claims or not self._due(messages, key):
+                    continue
+                tried = True
+                messages.dirty.discard(key)
+                notify = messages.notify == player
+                if notify:
+                    messages.notify = None
+                if not await self._guard(
+                    messages, "hand", self.hands.show(messages, channel, player, notify), key
+                ):
+                    messages.dirty.add(key)
+                    if notify and messages.notify is None:
+                        messages.notify = player
+        finally:
+            messages.showing_hands = False
+        return tried
+
+    @staticmethod
+    def _due(messages: GameMessages, part: str) -> bool:
+        """Whether ``part`` may be tried now (it is not waiting for its backoff)."""
+        return messages.retry_at.get(part, 0.0) <= time.monotonic()
+
+    async def _guard(
+        self, messages: GameMessages, what: str, work: Awaitable[None], part: str | None = None
+    ) -> bool:
+        """Run one update of ``part`` (``what`` by default); False when it should be tried
+        again (rate limited, Discord down), after a backoff of its own that doubles at each
+        failure, from 1 to 30 seconds.
 
         Other refusals (a deleted message, missing permissions) are logged and dropped: a
         retry would fail the same way."""
+        part = part or what
+        if not await self._try(messages, what, work):
+            failures = messages.failures[part] = messages.failures.get(part, 0) + 1
+            messages.retry_at[part] = time.monotonic() + min(2.0 ** (failures - 1), 30.0)
+            return False
+        messages.failures.pop(part, None)
+        messages.retry_at.pop(part, None)
+        return True
+
+    async def _try(self, messages: GameMessages, what: str, work: Awaitable[None]) -> bool:
         try:
             await work
         except discord.HTTPException as error:

@@ -1,9 +1,10 @@
 """Faults of the environment at the storage seam, for tests and benchmarks of how sessions
 pick up after them: the real store, whose writes can be refused for a while, or whose
-answer to a commit can be lost."""
+answer to a commit can be lost, or whose writes are slow."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,6 +38,8 @@ class FaultyStore:
         self.refuse_times = 0
         self.refuse_until = 0.0
         self.lose_answers = 0
+        self.delay = 0.0
+        """Seconds each target write waits first (a database busy with someone else)."""
         self.refused = 0
         self.lost = 0
 
@@ -77,6 +80,8 @@ class _Refusing:
             return method
 
         async def write(*args: Any, **kwargs: Any) -> Any:
+            if self._store.delay > 0:
+                await asyncio.sleep(self._store.delay)
             if self._store.refuses():
                 raise StorageFailure("OperationalError: database is locked")
             return await method(*args, **kwargs)

@@ -91,6 +91,9 @@ Main API (see the classes for details):
   counted, limited, interaction_id, error_code), `counted_requests(since)`, `unhandled`
   (routes the fake does not know) and `internal_errors` (faults of the fake, answered 400
   at once): the `fake` fixture fails a test that left either non-empty.
+- Faults: `faults`, a list of callables a test fills: each gets every request's
+  `RequestRecord` (method, route, path, interaction_id) and may return an `ApiError`
+  (a 500, an expired interaction's 10062) that is answered instead of the route's own.
 - Gateway: `wait_ready(timeout, *, sessions=None)`, `connected`, `identify_count`,
   `resume_count`, `disconnect(code)` (4000: the bot resumes).
 

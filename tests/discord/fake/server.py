@@ -321,6 +321,9 @@ class FakeDiscord:
         self.requests: list[RequestRecord] = []
         self.unhandled: list[str] = []
         self.internal_errors: list[str] = []
+        self.faults: list[Callable[[RequestRecord], ApiError | None]] = []
+        """Faults a test injects: each is asked about every request (after the rate limits)
+        and the first error one returns is Discord's answer instead of the route's."""
         self.interactions: list[Interaction] = []
         self._by_token: dict[str, Interaction] = {}
         self._by_id: dict[int, Interaction] = {}
@@ -1195,6 +1198,11 @@ class FakeDiscord:
             self._global.hit(now)
         bucket.hit(now)
         headers.update(self._bucket_headers(route, bucket, now))
+        for fault in tuple(self.faults):
+            injected = fault(record)
+            if injected is not None:
+                record.error_code = injected.code
+                return self._finish(record, injected.status, injected.body(), headers)
         try:
             answer = await handler(request, **params)
         except ApiError as error:
