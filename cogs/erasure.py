@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import locale_of, t
+from bot.i18n import locale_of, t, tn
 from cogs import flows
 from cogs.client import Interaction
 from cogs.replies import Refused, guarded, send
@@ -47,12 +47,13 @@ class _ConfirmButton(discord.ui.Button[Confirm]):
 async def forget_me(interaction: Interaction) -> None:
     async def erase(click: Interaction) -> str:
         report = await flows.manager(click).forget_user(click.user.id)
+        loc = locale_of(click)
         return t(
             "erase.me.done",
-            locale_of(click),
-            games=len(report.abandoned_games),
-            seats=report.anonymized_seats,
-            league=report.league_rows,
+            loc,
+            games=tn("unit.erased_games", len(report.abandoned_games), loc),
+            seats=tn("unit.renamed_seats", report.anonymized_seats, loc),
+            league=tn("unit.removed_league_rows", report.league_rows, loc),
         )
 
     async def work() -> None:
@@ -69,7 +70,7 @@ async def forget_server(interaction: Interaction) -> None:
         if guild_id is None or not flows.is_moderator(click, "manage_guild"):
             raise Refused("refusal.erase.manage_server")
         games = await flows.manager(click).forget_guild(guild_id)
-        return t("erase.server.done", locale_of(click), games=games)
+        return tn("erase.server.done", games, locale_of(click))
 
     async def work() -> None:
         loc = locale_of(interaction)

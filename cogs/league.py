@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import RummyBot
-from bot.i18n import locale_of, t
+from bot.i18n import locale_of, number, t, tn
 from bot.storage.models import GameSummary, LeagueEntry, StandingsPage
 from cogs import flows, present
 from cogs.client import Interaction
@@ -51,9 +51,9 @@ def standings_text(page: StandingsPage, loc: str) -> str:
                 loc,
                 place=e.rank,
                 player=present.as_text(e.display_name),
-                games=e.games,
-                wins=e.wins,
-                rating=f"{e.rating:.1f}",
+                games=tn("unit.games", e.games, loc),
+                wins=tn("unit.wins", e.wins, loc),
+                rating=number(e.rating, loc, decimals=1),
             )
         )
     return present.fit(lines)
@@ -91,11 +91,11 @@ def player_text(entry: LeagueEntry, loc: str) -> str:
         loc,
         player=present.as_text(entry.display_name),
         rank=entry.rank,
-        games=entry.games,
-        wins=entry.wins,
-        rounds=entry.rounds_won,
-        rating=f"{entry.rating:.1f}",
-        place="—" if math.isnan(average) else f"{average:.2f}",
+        games=tn("unit.games", entry.games, loc),
+        wins=tn("unit.wins", entry.wins, loc),
+        rounds=tn("unit.rounds_won", entry.rounds_won, loc),
+        rating=number(entry.rating, loc, decimals=1),
+        place="—" if math.isnan(average) else number(average, loc, decimals=2),
     )
 
 

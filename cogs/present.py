@@ -124,7 +124,7 @@ def rules_lines(ruleset: Ruleset, loc: str) -> list[str]:
     lines = [
         t("rules.variant", loc, variant=variant_name(ruleset, loc)),
         t("rules.players", loc, low=ruleset.min_players, high=ruleset.max_players),
-        t("rules.target", loc, target=ruleset.target),
+        t("rules.target", loc, target=tn("unit.points", ruleset.target, loc)),
         t("rules.jokers", loc, value=flag(ruleset.jokers_per_deck > 0)),
         t(
             "rules.aces",
@@ -176,7 +176,7 @@ def lobby_text(
             "• " + (t("lobby.timer", loc, minutes=timer) if timer else t("lobby.no_timer", loc))
         )
     if state == "open":
-        lines.append(t("lobby.how", loc, low=ruleset.min_players))
+        lines.append(t("lobby.how", loc, low=tn("unit.players", ruleset.min_players, loc)))
     return fit(lines)
 
 
@@ -226,7 +226,7 @@ def move_text(actor: str, action: Action, after: GameView | None, loc: str) -> s
             taken = _taken(after, depth)
             if depth == 1:
                 return t("move.take", loc, player=actor, cards=taken)
-            return t("move.take_deep", loc, player=actor, cards=taken, count=depth)
+            return tn("move.take_deep", depth, loc, player=actor, cards=taken)
         case EndRound():
             return t("move.end", loc, player=actor)
         case Meld(cards=cards, reading=reading):
@@ -250,7 +250,7 @@ def move_phrase(action: Action, after: GameView | None, loc: str) -> str:
             taken = _taken(after, depth)
             if depth == 1:
                 return t("recent.take", loc, cards=taken)
-            return t("recent.take_deep", loc, cards=taken, count=depth)
+            return tn("recent.take_deep", depth, loc, cards=taken)
         case EndRound():
             return t("recent.end", loc)
         case Meld(cards=cards, reading=reading):
@@ -532,7 +532,8 @@ def hint_text(view: GameView, legal: Sequence[Action], loc: str) -> str:
     layoffs = [f"{cards_text(play.cards)} → #{play.meld_id}" for play in best.layoffs]
     if layoffs:
         lines.append(t("hint.layoffs", loc, layoffs=" · ".join(layoffs)))
-    lines.append(t("hint.left", loc, cards=cards_text(best.left) or "—", value=best.left_value))
+    left = tn("unit.points", best.left_value, loc)
+    lines.append(t("hint.left", loc, cards=cards_text(best.left) or "—", value=left))
     move = normal_action(NormalPlayer(), view, legal)
     lines.append(t("hint.next", loc, move=_hint_move(move, view, loc)))
     if isinstance(move, Discard):
@@ -552,7 +553,7 @@ def _hint_move(action: Action, view: GameView, loc: str) -> str:
         case TakeDiscard(depth=1):
             return t("hint.take_top", loc)
         case TakeDiscard(depth=depth):
-            return t("hint.take", loc, depth=depth)
+            return t("hint.take", loc, depth=tn("unit.cards", depth, loc))
         case EndRound():
             return t("hint.end", loc)
         case _:

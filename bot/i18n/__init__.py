@@ -25,9 +25,19 @@ Catalogs
 
     French addresses the player as "tu", as people do at a card table.
 
-Plurals
-    :func:`tn` picks ``<key>.one`` or ``<key>.other`` by the language's rule (French says
-    "0 carte", English "0 cards") and passes ``count`` as a field.
+Plurals and numbers
+    Every count a person reads goes through :func:`tn`, never straight before a noun in a
+    text ("{games} games" says "1 games"). A plural text has one key per CLDR plural category
+    its language has (:mod:`bot.i18n.numbers`, from Babel): ``unit.cards.one`` and ``.other``
+    in English; ``.one``, ``.many`` and ``.other`` in French (``many`` is for millions: "1 000 000
+    de cartes"); ``.one``, ``.few``, ``.many``, ``.other`` in Russian and Czech (1 карта,
+    2 карты, 5 карт; ``other`` is for fractions). The catalog check asks for exactly those
+    categories in each catalog, each with English's fields. :func:`tn` picks the category and
+    passes ``count`` written the language's way ("1 000"). A text about several counts takes
+    each as a finished piece: ``t("league.row", loc, games=tn("unit.games", 3, loc), ...)``.
+    A refusal raised below this layer names its plural text by its stem with a ``count``
+    (``IllegalAction("refusal.take.too_deep", count=1)``); :func:`t` sees the stem has plural
+    forms and goes through :func:`tn`. :func:`number` writes any other number for a reader.
 
 Commands, options and choices (:class:`CatalogTranslator`)
     Write command names, descriptions, option names/descriptions and choice names in English in
@@ -64,7 +74,7 @@ from __future__ import annotations
 import json
 import logging
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -73,6 +83,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
+from bot.i18n.numbers import format_number, plural_categories, plural_category
 from bot.rummy.refusals import fields as placeholders
 
 __all__ = [
@@ -83,9 +94,14 @@ __all__ = [
     "catalog",
     "catalog_locale",
     "command_key",
+    "is_plural",
     "locale_of",
+    "number",
     "placeholders",
+    "plural_categories",
+    "plural_category",
     "t",
+    "text_of",
     "tn",
 ]
 
@@ -141,14 +157,21 @@ def catalog_locale(locale: LocaleLike) -> str:
 def t(key: str, /, locale: LocaleLike = None, **params: Any) -> str:
     """The text of ``key`` in ``locale`` (English when that language lacks it), formatted.
 
-    A key unknown even to English, or a field the text needs and the caller did not give,
-    is a bug: it is logged and raised as a :class:`MissingTranslation` warning, and the reader
-    gets the best text available rather than an exception in the middle of a game.
+    A key with plural forms (``refusal.take.too_deep.one``, ``.other``) asked for by its stem
+    with a ``count`` goes through :func:`tn`: that is how a refusal raised below this layer
+    (which knows no plurals) still says "1 card" and "2 cards".
+
+    A key the locale lacks is shown in English and logged as a warning (the catalog check
+    keeps that from reaching a table). A key unknown even to English, or a field the text needs
+    and the caller did not give, is a bug: it is logged and raised as a
+    :class:`MissingTranslation` warning, and the reader gets the best text available rather
+    than an exception in the middle of a game.
     """
     loc = catalog_locale(locale)
-    template = catalog(loc).get(key)
-    if template is None:
-        template = catalog(DEFAULT_LOCALE).get(key)
+    count = params.get("count")
+    if key not in catalog(loc) and isinstance(count, int) and is_plural(key):
+        return tn(key, count, loc, **{k: v for k, v in params.items() if k != "count"})
+    template = text_of(key, loc)
     if template is None:
         _missing(f"no text for key {key!r}")
         return key
@@ -159,17 +182,42 @@ def t(key: str, /, locale: LocaleLike = None, **params: Any) -> str:
         return template
 
 
+def text_of(
+    key: str, locale: str, catalogs: Callable[[str], Mapping[str, str]] = catalog
+) -> str | None:
+    """The unformatted text of ``key`` in the catalog ``locale``; English's, logged as a
+    warning, when that catalog lacks it; None when English lacks it too. ``catalogs``
+    (locale -> texts) replaces the packaged catalogs, for tests."""
+    template = catalogs(locale).get(key)
+    if template is None:
+        template = catalogs(DEFAULT_LOCALE).get(key)
+        if template is not None:
+            log.warning("translation: %s.json lacks %r, English shown", locale, key)
+    return template
+
+
 def tn(key: str, /, count: int, locale: LocaleLike = None, **params: Any) -> str:
-    """Like :func:`t` for a text about ``count`` things: ``<key>.one`` or ``<key>.other``."""
+    """Like :func:`t` for a text about ``count`` things: ``<key>.<category>``, the category
+    chosen by the language's CLDR plural rule, with ``{count}`` written as the language writes
+    numbers ("1 000 cartes"). A locale that lacks the form it needs gets English's, logged."""
     loc = catalog_locale(locale)
-    return t(f"{key}.{_plural(loc, count)}", loc, count=count, **params)
+    category = plural_category(loc, count)
+    if f"{key}.{category}" not in catalog(loc):
+        log.warning("translation: %s.json lacks %s.%s, English shown", loc, key, category)
+        loc = DEFAULT_LOCALE
+        category = plural_category(loc, count)
+    return t(f"{key}.{category}", loc, count=format_number(count, loc), **params)
 
 
-def _plural(locale: str, count: int) -> str:
-    # French treats 0 and 1 as singular; English (and the fallback) only 1.
-    if locale == "fr":
-        return "one" if count in (0, 1) else "other"
-    return "one" if count == 1 else "other"
+def is_plural(key: str) -> bool:
+    """Whether ``key`` is the stem of a text with plural forms (English has ``<key>.other``)."""
+    return f"{key}.other" in catalog(DEFAULT_LOCALE)
+
+
+def number(value: int | float, locale: LocaleLike = None, decimals: int | None = None) -> str:
+    """``value`` written as the reader's language writes numbers (for pictures and texts),
+    with exactly ``decimals`` digits after the separator when given."""
+    return format_number(value, catalog_locale(locale), decimals)
 
 
 def _missing(message: str) -> None:

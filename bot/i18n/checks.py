@@ -21,7 +21,9 @@ from bot.i18n import (
     catalog,
     command_key,
     placeholders,
+    plural_categories,
 )
+from bot.i18n.numbers import CATEGORIES
 
 # Discord's rule for command and option names (localized ones included).
 _NAME = re.compile(r"^[-_'\w]{1,32}$")
@@ -117,7 +119,7 @@ def missing_keys(roots: Iterable[Path] = SOURCE_ROOTS) -> list[str]:
     return [
         f"{key} is used at {', '.join(places)} but missing from {DEFAULT_LOCALE}.json"
         for key, places in sorted(keys_in_source(roots).items())
-        if key not in english
+        if key not in english and f"{key}.other" not in english
     ]
 
 
@@ -128,30 +130,62 @@ def template_problems(layers: Mapping[str, Mapping[str, str]]) -> list[str]:
     problems: list[str] = []
     for name, texts in sorted(layers.items()):
         for locale in sorted(available_locales()):
+            texts_there = catalog(locale)
             problems += [
                 f"{locale}.json lacks {key} ({name})"
-                for key in sorted(texts.keys() - catalog(locale).keys())
+                for key in sorted(texts)
+                if key not in texts_there and f"{key}.other" not in texts_there
             ]
         english = catalog(DEFAULT_LOCALE)
-        problems += [
-            f"{key}: {name} says {text!r}, {DEFAULT_LOCALE}.json {english[key]!r}"
-            for key, text in sorted(texts.items())
-            if key in english and english[key] != text
-        ]
+        for key, text in sorted(texts.items()):
+            # A plural refusal's English beside its error is the ``other`` form.
+            said = english.get(key, english.get(f"{key}.other"))
+            if said is not None and said != text:
+                problems.append(f"{key}: {name} says {text!r}, {DEFAULT_LOCALE}.json {said!r}")
+    return problems
+
+
+def plural_stems(texts: Mapping[str, str]) -> dict[str, set[str]]:
+    """The plural texts of a catalog: stem -> the categories it has (``unit.cards`` ->
+    ``{"one", "other"}``), a stem being any key that has an ``other`` form."""
+    stems: dict[str, set[str]] = {}
+    for key in texts:
+        stem, _, last = key.rpartition(".")
+        if last in CATEGORIES and f"{stem}.other" in texts:
+            stems.setdefault(stem, set()).add(last)
+    return stems
+
+
+def _plural_problems(locale: str, texts: Mapping[str, str], english_stems: set[str]) -> list[str]:
+    """Each plural text of ``locale`` has exactly the CLDR categories its language needs."""
+    needed = plural_categories(locale)
+    stems = plural_stems(texts)
+    problems: list[str] = []
+    for stem in sorted(english_stems | stems.keys()):
+        has = stems.get(stem, set())
+        problems += [f"{locale}.json lacks {stem}.{c}" for c in sorted(needed - has)]
+        problems += [f"{locale}.json has extra {stem}.{c}" for c in sorted(has - needed)]
     return problems
 
 
 def catalog_problems() -> list[str]:
-    """Differences between each catalog and the English one, and texts Discord would refuse."""
+    """Differences between each catalog and the English one (keys, fields, and the plural
+    categories each language needs), and texts Discord would refuse."""
     problems: list[str] = []
     english = catalog(DEFAULT_LOCALE)
+    english_stems = set(plural_stems(english))
     for locale in sorted(available_locales()):
         texts = catalog(locale)
+        problems += _plural_problems(locale, texts, english_stems)
+        plain = {k for k in texts if k.rpartition(".")[0] not in english_stems}
+        english_plain = {k for k in english if k.rpartition(".")[0] not in english_stems}
         if locale != DEFAULT_LOCALE:
-            problems += [f"{locale}.json lacks {key}" for key in sorted(english.keys() - texts)]
-            problems += [f"{locale}.json has extra {key}" for key in sorted(texts.keys() - english)]
+            problems += [f"{locale}.json lacks {key}" for key in sorted(english_plain - plain)]
+            problems += [f"{locale}.json has extra {key}" for key in sorted(plain - english_plain)]
         for key, text in sorted(texts.items()):
-            problems += _text_problems(locale, key, text, english.get(key))
+            stem = key.rpartition(".")[0]
+            model = english.get(f"{stem}.other") if stem in english_stems else english.get(key)
+            problems += _text_problems(locale, key, text, model)
     return problems
 
 
@@ -164,18 +198,13 @@ def _text_problems(locale: str, key: str, text: str, english: str | None) -> lis
     except ValueError as problem:
         return [f"{where} is not a valid format string: {problem}"]
     problems: list[str] = []
-    if english is not None and locale != DEFAULT_LOCALE:
+    if english is not None:
         expected = placeholders(english)
         if fields != expected:
             problems.append(
                 f"{where} uses {{{', '.join(sorted(fields))}}}, "
                 f"English uses {{{', '.join(sorted(expected))}}}"
             )
-    if key.endswith((".one", ".other")):
-        stem = key.rsplit(".", 1)[0]
-        pair = f"{stem}.other" if key.endswith(".one") else f"{stem}.one"
-        if pair not in catalog(locale):
-            problems.append(f"{where} has no {pair}")
     if key.startswith("cmd.") and key.endswith(".name") and not _is_command_name(text):
         problems.append(f"{where} {text!r} is not a valid Discord command or option name")
     if (key.startswith(("cmd.", "choice.", "ctxmenu."))) and len(text) > _TEXT_LIMIT:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 SESSION_REFUSALS: Mapping[str, str] = {
     "error.not_seated": "You are not playing at this table.",
     "refusal.hand.none": "no hand to show",
-    "refusal.lobby.full": "The table is full: {preset} is played by at most {most} players.",
+    "refusal.lobby.full": "The table is full: {preset} is played by at most {count} players.",
     "refusal.lobby.not_dealt": "The cards have not been dealt yet.",
     "refusal.lobby.rules": "{reason}",
     "refusal.lobby.seated": "You are already at this table.",

@@ -668,7 +668,7 @@ class Session:
     def _room_for_one(self) -> None:
         if len(self.seats) >= self._ruleset.max_players:
             raise LobbyError(
-                "refusal.lobby.full", preset=self._ruleset.name, most=self._ruleset.max_players
+                "refusal.lobby.full", preset=self._ruleset.name, count=self._ruleset.max_players
             )
 
     def _may_run_table(self, by_user: int, moderator: bool) -> bool:

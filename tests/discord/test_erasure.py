@@ -56,7 +56,7 @@ async def test_forget_me_erases_the_person_down_to_the_bytes(
         asked = await table.answer(zeb, "rummy forget-me")
         assert "cannot be undone" in asked.content
         done = await _confirm(table, zeb, asked, "Forget me")
-        assert done.startswith("Done: 1 games in progress ended, 1 seats renamed")
+        assert done.startswith("Done: 1 game in progress ended, 1 seat renamed")
         thread = table.thread
         await eventually(lambda: table.sessions.get(table.here.id) is None)
         if thread is not None:
@@ -79,6 +79,6 @@ async def test_forget_server_needs_manage_server_and_erases_the_server(
         owner = table.guild.owner
         asked = await table.answer(owner, "rummy forget-server")
         done = await _confirm(table, owner, asked, "Erase this server's data")
-        assert done == "Done: 1 games of this server and its league are erased."
+        assert done == "Done: 1 game of this server and its league are erased."
         assert table.sessions.get(table.here.id) is None
         assert _traces(bots.path, zeb) == []
