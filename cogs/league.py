@@ -18,6 +18,7 @@ from bot.i18n import locale_of, number, t, tn
 from bot.storage.models import GameSummary, LeagueEntry, StandingsPage
 from cogs import flows, present
 from cogs.client import Interaction
+from cogs.picture_words import picture_words
 from cogs.replies import guarded, send
 from rendering import PlayerCard, RecentGame, StandingRow, render_player_card, render_standings
 
@@ -151,6 +152,7 @@ class League(commands.Cog):
                 title=title,
                 page=found.page,
                 pages=found.total_pages,
+                words=picture_words(loc),
             )
             await send(interaction, text, ephemeral=False, file=flows.png(picture, "league.png"))
 
@@ -175,7 +177,8 @@ class League(commands.Cog):
                 return
             history = list(await facade.history(guild_id, who.id, limit=10))
             card = player_card(entry, recent_places(history, who.id))
-            picture = await asyncio.to_thread(render_player_card, card)
+            words = picture_words(loc)
+            picture = await asyncio.to_thread(render_player_card, card, words=words)
             await send(
                 interaction,
                 player_text(entry, loc),

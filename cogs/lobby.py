@@ -19,6 +19,7 @@ from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
 from cogs import erasure, flows, present
 from cogs.client import Interaction
+from cogs.picture_words import picture_words
 from cogs.replies import Refused, guarded, send
 from rendering import render_table
 
@@ -165,7 +166,8 @@ class Lobby(commands.Cog):
             view = session.view(None)
             names = dict(session.names)
             text = present.table_text(view, names, loc)
-            picture = await asyncio.to_thread(render_table, view, names=names)
+            words = picture_words(loc)
+            picture = await asyncio.to_thread(render_table, view, names=names, words=words)
             await send(interaction, text, file=flows.png(picture, "table.png"))
 
         await guarded(interaction, work)

@@ -19,10 +19,10 @@ from rendering.style import (
     WIDTH,
     game_name,
     number,
-    plural,
 )
 from rendering.text import display_name, fit, line_height, text_width
 from rendering.theme import get_theme, player_colour
+from rendering.words import ENGLISH_WORDS, Words
 
 PLOT_HEIGHT = 380
 AXIS_WIDTH = 64
@@ -31,10 +31,14 @@ POINT = 10
 
 
 def render_score_chart(
-    view: GameView, *, names: Mapping[str, str] | None = None, theme: str = "dark"
+    view: GameView,
+    *,
+    names: Mapping[str, str] | None = None,
+    theme: str = "dark",
+    words: Words = ENGLISH_WORDS,
 ) -> bytes:
     """The running totals of every round as a PNG line chart."""
-    layout = layout_score_chart(view, names=names, theme=theme)
+    layout = layout_score_chart(view, names=names, theme=theme, words=words)
     return to_png(paint(layout), layout.theme)
 
 
@@ -52,16 +56,22 @@ def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
 
 
 def layout_score_chart(
-    view: GameView, *, names: Mapping[str, str] | None = None, theme: str = "dark"
+    view: GameView,
+    *,
+    names: Mapping[str, str] | None = None,
+    theme: str = "dark",
+    words: Words = ENGLISH_WORDS,
 ) -> Layout:
     chosen = get_theme(theme)
     layout = Layout(chosen, WIDTH)
     y = MARGIN
-    layout.label("title", MARGIN, y, "Scores by round", TITLE, chosen.text)
+    layout.label("title", MARGIN, y, words("picture.chart.title"), TITLE, chosen.text)
     y += line_height(TITLE) + 4
-    sub = (
-        f"{game_name(view.ruleset)} · target {number(view.target)}"
-        f" · {plural(len(view.rounds), 'round')}"
+    sub = words(
+        "picture.chart.subtitle",
+        game=game_name(view.ruleset),
+        target=number(view.target, words),
+        rounds=words.count("picture.rounds", len(view.rounds)),
     )
     layout.label("subtitle", MARGIN, y, sub, BODY, chosen.muted, max_width=WIDTH - 2 * MARGIN)
     y += line_height(BODY) + 16
@@ -91,7 +101,7 @@ def layout_score_chart(
             f"tick:{tick}",
             plot.x0 - 10,
             round(ty - label_h / 2),
-            number(tick),
+            number(tick, words),
             SMALL,
             chosen.muted,
             align="right",
@@ -99,14 +109,20 @@ def layout_score_chart(
     every = max(1, math.ceil(rounds / 12))
     for r in range(0, rounds + 1, every):
         layout.label(
-            f"round:{r}", round(to_x(r)), plot.y1 + 10, str(r), SMALL, chosen.muted, align="center"
+            f"round:{r}",
+            round(to_x(r)),
+            plot.y1 + 10,
+            words.number(r),
+            SMALL,
+            chosen.muted,
+            align="center",
         )
     # The target line and its label are in a colour no player has, and the label sits at
     # the start of the line: every total starts at 0, far from the target, while the end
     # is where the winner's last point lands.
     target_y = to_y(view.target)
     layout.line(((plot.x0, target_y), (plot.x1, target_y)), chosen.target, 2, dashed=True)
-    target = f"target {number(view.target)}"
+    target = words("picture.chart.target", target=number(view.target, words))
     layout.label(
         "target",
         plot.x0 + 8,
@@ -125,9 +141,9 @@ def layout_score_chart(
     y = plot.y1 + 44 + 18
     if not view.rounds:
         layout.label(
-            "empty", plot.x0 + 20, plot.y0 + 20, "no rounds played yet", BODY, chosen.muted
+            "empty", plot.x0 + 20, plot.y0 + 20, words("picture.chart.empty"), BODY, chosen.muted
         )
-    y = _legend(layout, view, totals, names, y)
+    y = _legend(layout, view, totals, names, y, words)
     layout.height = y + MARGIN
     return layout
 
@@ -138,6 +154,7 @@ def _legend(
     totals: Sequence[Sequence[int]],
     names: Mapping[str, str] | None,
     y: int,
+    words: Words,
 ) -> int:
     """A swatch, the name and the final total for each player, wrapping as needed."""
     theme = layout.theme
@@ -147,7 +164,7 @@ def _legend(
     for seat, series in zip(view.seats, totals, strict=True):
         name = fit(display_name(seat.player, names), BODY, 320)
         star = "★ " if seat.player in winners else ""
-        text = f"{star}{name}  {number(series[-1])}"
+        text = f"{star}{name}  {number(series[-1], words)}"
         width = text_width(text, BODY) + 24
         x, ey = flow.place(width, height)
         layout.dot(x + 7, ey + height // 2, 14, player_colour(theme, seat.seat))

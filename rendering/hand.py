@@ -24,9 +24,10 @@ from rendering.encode import to_png
 from rendering.layout import Box, Layout
 from rendering.paint import paint
 from rendering.sprites import CardArt, CardSize
-from rendering.style import MARGIN, READ, READ_BOLD, WIDTH, plural
+from rendering.style import MARGIN, READ, READ_BOLD, WIDTH
 from rendering.text import FontSpec, line_height, text_width
 from rendering.theme import RGB, Theme, get_theme
+from rendering.words import ENGLISH_WORDS, Words
 
 SIZE = CardSize(96, 134)
 STEP = 58
@@ -52,10 +53,15 @@ SORTS: dict[str, Callable[[Card], tuple[int, int, int]]] = {
 
 
 def render_hand(
-    view: GameView, *, sort_by: str = "suit", theme: str = "dark", four_colour: bool = False
+    view: GameView,
+    *,
+    sort_by: str = "suit",
+    theme: str = "dark",
+    four_colour: bool = False,
+    words: Words = ENGLISH_WORDS,
 ) -> bytes:
-    """The viewer's hand as PNG bytes."""
-    layout = layout_hand(view, sort_by=sort_by, theme=theme, four_colour=four_colour)
+    """The viewer's hand as PNG bytes, its texts in ``words`` (the owner's language)."""
+    layout = layout_hand(view, sort_by=sort_by, theme=theme, four_colour=four_colour, words=words)
     return to_png(paint(layout), layout.theme)
 
 
@@ -68,18 +74,35 @@ def sorted_hand(hand: Sequence[Card], sort_by: str = "suit") -> list[Card]:
     return sorted(hand, key=key)
 
 
-def _marks(view: GameView, theme: Theme) -> list[tuple[str, str, RGB, Callable[[Card], bool]]]:
-    """(tag, meaning, colour, test) for each kind of marked card, in the order shown."""
+Mark = tuple[str, str, str, RGB, Callable[[Card], bool]]
+"""(tag, word, meaning, colour, test): ``tag`` names the labels, ``word`` is read."""
+
+
+def _marks(view: GameView, theme: Theme, words: Words) -> list[Mark]:
+    """The kinds of marked card, in the order shown."""
     drawn = set(view.drawn)
+
+    def mark(tag: str, colour: RGB, test: Callable[[Card], bool]) -> Mark:
+        key = f"picture.mark.{tag.lower()}"
+        return (tag, words(key), words(f"{key}_meaning"), colour, test)
+
     return [
-        ("NEW", "just drawn", theme.mark_new, lambda c: c in drawn),
-        ("KEEP", "may not be discarded this turn", theme.mark_keep, lambda c: c == view.no_discard),
-        ("USE", "must be melded or laid off now", theme.mark_use, lambda c: c == view.must_use),
+        mark("NEW", theme.mark_new, lambda c: c in drawn),
+        mark("KEEP", theme.mark_keep, lambda c: c == view.no_discard),
+        mark("USE", theme.mark_use, lambda c: c == view.must_use),
     ]
 
 
+SORT_WORDS = {"suit": "picture.hand.by_suit", "rank": "picture.hand.by_rank"}
+
+
 def layout_hand(
-    view: GameView, *, sort_by: str = "suit", theme: str = "dark", four_colour: bool = False
+    view: GameView,
+    *,
+    sort_by: str = "suit",
+    theme: str = "dark",
+    four_colour: bool = False,
+    words: Words = ENGLISH_WORDS,
 ) -> Layout:
     chosen = get_theme(theme)
     cards = sorted_hand(view.hand, sort_by)
@@ -87,16 +110,16 @@ def layout_hand(
     per_row = max(1, math.ceil(len(cards) / rows))
     step = STEP if per_row < 2 else min(STEP, (WIDTH - 2 * MARGIN - SIZE.width) // (per_row - 1))
     layout = Layout(chosen, WIDTH)
-    marks = _marks(view, chosen)
+    marks = _marks(view, chosen, words)
     new = marks[0]
-    calm = sum(1 for c in cards if new[3](c)) > CALM
-    barred = {c for c in cards if calm and new[3](c)}
+    calm = sum(1 for c in cards if new[4](c)) > CALM
+    barred = {c for c in cards if calm and new[4](c)}
     tagged = marks[1:] if calm else marks
-    marked = {c: [m for m in tagged if m[3](c)] for c in cards}
+    marked = {c: [m for m in tagged if m[4](c)] for c in cards}
 
     y = MARGIN
-    title = f"Your hand · {plural(len(cards), 'card')}"
-    order = f"by {sort_by}"
+    title = words("picture.hand.title", cards=words.count("picture.cards", len(cards)))
+    order = words(SORT_WORDS[sort_by])
     right = layout.label("order", WIDTH - MARGIN, y + 2, order, READ, chosen.muted, align="right")
     layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=right.x0 - 12 - MARGIN)
     y += line_height(TITLE) + 10
@@ -106,7 +129,9 @@ def layout_hand(
     legend_h = STACK * (mark_h + 8) + 4  # two lines hold every kind of tag
     layout.height = y + rows * row_h + legend_h + MARGIN - 12
     if not cards:
-        layout.label("empty", MARGIN, y + row_h // 3, "no cards in hand", READ, chosen.muted)
+        layout.label(
+            "empty", MARGIN, y + row_h // 3, words("picture.hand.empty"), READ, chosen.muted
+        )
         return layout
 
     for row in range(rows):
@@ -121,7 +146,7 @@ def layout_hand(
             tag_y = card_top - 4
             if card in barred:
                 bar = Box(x + 2, card_top - BAR - 4, x + step - 4, card_top - 4)
-                layout.rect(bar, new[2], radius=BAR // 2)
+                layout.rect(bar, new[3], radius=BAR // 2)
                 tag_y -= BAR + 2
             for tag, letters, colour in _stacked(marked[card]):
                 tag_y -= mark_h
@@ -150,18 +175,16 @@ def layout_hand(
 
     shown = [m for m in tagged if any(m in ms for ms in marked.values())]
     if barred:
-        meaning = f"just drawn, the {len(barred)} cards with a bar above"
-        shown.insert(0, (new[0], meaning, new[2], new[3]))
-    _legend(layout, shown, y)
+        meaning = words.count("picture.mark.new_barred", len(barred))
+        shown.insert(0, (new[0], new[1], meaning, new[3], new[4]))
+    _legend(layout, shown, y, words)
     return layout
 
 
-def _stacked(
-    marks: Sequence[tuple[str, str, RGB, Callable[[Card], bool]]],
-) -> list[tuple[str, str, RGB]]:
+def _stacked(marks: Sequence[Mark]) -> list[tuple[str, str, RGB]]:
     """(name, letters, colour) of the tags over one card, at most ``STACK`` high: further
     tags share the last one's pill (a card the engine never makes: both kept and to use)."""
-    tags = [(tag, tag[0], colour) for tag, _, colour, _ in marks]
+    tags = [(tag, word[0], colour) for tag, word, _, colour, _ in marks]
     if len(tags) > STACK:
         rest = tags[STACK - 1 :]
         merged = ("+".join(t[0] for t in rest), "".join(t[1] for t in rest), rest[0][2])
@@ -169,24 +192,29 @@ def _stacked(
     return tags
 
 
-def _legend(
-    layout: Layout, marks: Sequence[tuple[str, str, RGB, Callable[[Card], bool]]], y: int
-) -> None:
+def _legend(layout: Layout, marks: Sequence[Mark], y: int, words: Words) -> None:
     """Each kind of tag present: its letter, then its word and meaning, side by side while
-    they fit, so two lines hold them all."""
+    they fit, so two lines hold them all; on the last line, texts too long for a language
+    share what room is left in proportion and are cut."""
     theme = layout.theme
-    x = MARGIN
-    for tag, meaning, colour, _ in marks:
-        text = f"{tag.lower()}: {meaning}"
-        pill_w = text_width(tag[0], MARK) + 2 * MARK_PAD
-        wanted = pill_w + 10 + text_width(text, READ)
-        if x > MARGIN and x + wanted > layout.width - MARGIN:
-            x, y = MARGIN, y + line_height(MARK) + MARK_PAD + 8
+    right = layout.width - MARGIN
+    texts = [words("picture.mark.legend", word=m[1].lower(), meaning=m[2]) for m in marks]
+    wants = [
+        text_width(m[1][0], MARK) + 2 * MARK_PAD + 10 + text_width(text, READ)
+        for m, text in zip(marks, texts, strict=True)
+    ]
+    x, line = MARGIN, 0
+    for i, ((tag, word, _, colour, _), text) in enumerate(zip(marks, texts, strict=True)):
+        if x > MARGIN and x + wants[i] > right and line < STACK - 1:
+            x, y, line = MARGIN, y + line_height(MARK) + MARK_PAD + 8, line + 1
         pill = layout.label(
-            f"legend:{tag}", x, y, tag[0], MARK, theme.on_accent, background=colour, pad=MARK_PAD
+            f"legend:{tag}", x, y, word[0], MARK, theme.on_accent, background=colour, pad=MARK_PAD
         )
         text_y = pill.y0 + (pill.height - line_height(READ)) // 2
-        room = layout.width - MARGIN - pill.x1 - 10
+        room = right - pill.x1 - 10
+        later = sum(want + 28 for want in wants[i + 1 :])
+        if line == STACK - 1 and x + wants[i] + later > right:
+            room = max(40, (right - x) * wants[i] // (wants[i] + later) - (pill.x1 + 10 - x))
         box = layout.label(
             f"legend:{tag}:text", pill.x1 + 10, text_y, text, READ, theme.text, max_width=room
         )

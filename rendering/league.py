@@ -27,6 +27,7 @@ from rendering.style import (
 )
 from rendering.text import FontSpec, line_height, text_width
 from rendering.theme import INK_BLACK, MEDALS, get_theme
+from rendering.words import ENGLISH_WORDS, Words
 
 ROW_HEIGHT = 48
 PILL = 10
@@ -68,23 +69,32 @@ class PlayerCard:
     """Most recent first."""
 
 
-def rating_text(rating: float) -> str:
-    return number(round(rating)) if abs(rating) >= 100 else f"{rating:.1f}".replace("-", "−")
+def rating_text(rating: float, words: Words = ENGLISH_WORDS) -> str:
+    return words.number(round(rating)) if abs(rating) >= 100 else words.number(rating, 1)
 
 
-def percent(rate: float) -> str:
-    return f"{round(rate * 100)}%"
+def percent(rate: float, words: Words = ENGLISH_WORDS) -> str:
+    return words("picture.percent", value=words.number(round(rate * 100)))
 
 
 def render_standings(
-    rows: Sequence[StandingRow], *, title: str, page: int = 1, pages: int = 1, theme: str = "dark"
+    rows: Sequence[StandingRow],
+    *,
+    title: str,
+    page: int = 1,
+    pages: int = 1,
+    theme: str = "dark",
+    words: Words = ENGLISH_WORDS,
 ) -> bytes:
-    layout = layout_standings(rows, title=title, page=page, pages=pages, theme=theme)
+    """The standings as PNG bytes, in ``words`` (the channel's language)."""
+    layout = layout_standings(rows, title=title, page=page, pages=pages, theme=theme, words=words)
     return to_png(paint(layout), layout.theme)
 
 
-def render_player_card(card: PlayerCard, *, theme: str = "dark") -> bytes:
-    layout = layout_player_card(card, theme=theme)
+def render_player_card(
+    card: PlayerCard, *, theme: str = "dark", words: Words = ENGLISH_WORDS
+) -> bytes:
+    layout = layout_player_card(card, theme=theme, words=words)
     return to_png(paint(layout), layout.theme)
 
 
@@ -100,43 +110,72 @@ _WIDTHS = (
 _EDGES = [WIDTH - MARGIN - 12]
 for _, _width in _WIDTHS[1:]:
     _EDGES.append(_EDGES[-1] - _width)
+_ROOMS = {h: w for (h, _), (_, w) in zip(_WIDTHS, (*_WIDTHS[1:], ("", 80)), strict=True)}
+"""A heading's room: to the numbers of the column on its left."""
 _COLUMNS = tuple(reversed([(h, e) for (h, _), e in zip(_WIDTHS, _EDGES, strict=True)]))
 
 
-def _cells(row: StandingRow) -> tuple[str, ...]:
+_HEADINGS = {
+    "Games": "picture.league.games",
+    "Wins": "picture.league.wins",
+    "Win %": "picture.league.win_rate",
+    "Rating": "picture.league.rating",
+    "For": "picture.league.for",
+    "Against": "picture.league.against",
+}
+
+
+def _cells(row: StandingRow, words: Words) -> tuple[str, ...]:
     return (
-        number(row.games),
-        number(row.wins),
-        percent(row.win_rate),
-        rating_text(row.rating),
-        number(row.points_for),
-        number(row.points_against),
+        number(row.games, words),
+        number(row.wins, words),
+        percent(row.win_rate, words),
+        rating_text(row.rating, words),
+        number(row.points_for, words),
+        number(row.points_against, words),
     )
 
 
 def layout_standings(
-    rows: Sequence[StandingRow], *, title: str, page: int = 1, pages: int = 1, theme: str = "dark"
+    rows: Sequence[StandingRow],
+    *,
+    title: str,
+    page: int = 1,
+    pages: int = 1,
+    theme: str = "dark",
+    words: Words = ENGLISH_WORDS,
 ) -> Layout:
     chosen = get_theme(theme)
     layout = Layout(chosen, WIDTH)
     y = MARGIN
     right = WIDTH - MARGIN
     if pages > 1:
-        box = layout.label(
-            "page", right, y + 8, f"page {page} of {pages}", BODY, chosen.muted, align="right"
-        )
+        of = words("picture.league.page", page=words.number(page), pages=words.number(pages))
+        box = layout.label("page", right, y + 8, of, BODY, chosen.muted, align="right")
         right = box.x0 - 16
     layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=right - MARGIN)
     y += line_height(TITLE) + 16
     if not rows:
-        layout.label("empty", MARGIN, y, "No games played yet", BODY, chosen.muted)
+        layout.label("empty", MARGIN, y, words("picture.league.empty"), BODY, chosen.muted)
         layout.height = y + line_height(BODY) + MARGIN
         return layout
     name_x = MARGIN + 64
     layout.label("head:place", MARGIN + 12, y, "#", SMALL_BOLD, chosen.muted)
-    layout.label("head:name", name_x, y, "Player", SMALL_BOLD, chosen.muted)
+    player = words("picture.league.player")
+    layout.label("head:name", name_x, y, player, SMALL_BOLD, chosen.muted)
     for heading, edge in _COLUMNS:
-        layout.label(f"head:{heading}", edge, y, heading, SMALL_BOLD, chosen.muted, align="right")
+        text = words(_HEADINGS[heading])
+        room = _ROOMS[heading] - 8  # up to the next column's numbers
+        layout.label(
+            f"head:{heading}",
+            edge,
+            y,
+            text,
+            SMALL_BOLD,
+            chosen.muted,
+            align="right",
+            max_width=room,
+        )
     y += line_height(SMALL_BOLD) + 6
     name_room = _COLUMNS[0][1] - 70 - name_x
     for i, row in enumerate(rows):
@@ -152,7 +191,7 @@ def layout_standings(
             f"place:{i}",
             MARGIN + 28,
             mid - line_height(BODY_BOLD) // 2,
-            str(row.place),
+            words.number(row.place),
             BODY_BOLD,
             ink,
             align="center",
@@ -166,7 +205,7 @@ def layout_standings(
             chosen.text,
             max_width=name_room,
         )
-        for (heading, edge), value in zip(_COLUMNS, _cells(row), strict=True):
+        for (heading, edge), value in zip(_COLUMNS, _cells(row, words), strict=True):
             spec = BODY_BOLD if heading == "Rating" else BODY
             colour = chosen.text if heading == "Rating" else chosen.muted
             layout.label(
@@ -186,19 +225,27 @@ def layout_standings(
 CARD_WIDTH = 760
 
 
-def layout_player_card(card: PlayerCard, *, theme: str = "dark") -> Layout:
+def layout_player_card(
+    card: PlayerCard, *, theme: str = "dark", words: Words = ENGLISH_WORDS
+) -> Layout:
     chosen = get_theme(theme)
     layout = Layout(chosen, CARD_WIDTH)
     y = MARGIN
     right = CARD_WIDTH - MARGIN
     rating = layout.label(
-        "rating", right, y, rating_text(card.rating), BIG, chosen.accent, align="right"
+        "rating", right, y, rating_text(card.rating, words), BIG, chosen.accent, align="right"
     )
-    layout.label("rating:caption", right, rating.y1, "rating", SMALL, chosen.muted, align="right")
+    caption = words("picture.league.rating_caption")
+    layout.label("rating:caption", right, rating.y1, caption, SMALL, chosen.muted, align="right")
     layout.label(
         "name", MARGIN, y + 6, card.name, TITLE, chosen.text, max_width=rating.x0 - 24 - MARGIN
     )
-    record = f"{number(card.games)} games · {number(card.wins)} wins · {percent(card.win_rate)}"
+    record = words(
+        "picture.league.record",
+        games=words.count("picture.games", card.games),
+        wins=words.count("picture.wins", card.wins),
+        rate=percent(card.win_rate, words),
+    )
     layout.label(
         "record",
         MARGIN,
@@ -211,10 +258,10 @@ def layout_player_card(card: PlayerCard, *, theme: str = "dark") -> Layout:
     y = rating.y1 + line_height(SMALL) + 16
 
     stats = (
-        ("Rounds won", number(card.rounds_won)),
-        ("Points for", number(card.points_for)),
-        ("Points against", number(card.points_against)),
-        ("Average place", f"{card.avg_place:.1f}"),
+        (words("picture.league.rounds_won"), number(card.rounds_won, words)),
+        (words("picture.league.points_for"), number(card.points_for, words)),
+        (words("picture.league.points_against"), number(card.points_against, words)),
+        (words("picture.league.average_place"), words.number(card.avg_place, 1)),
     )
     gap = 12
     tile_w = (CARD_WIDTH - 2 * MARGIN - gap * (len(stats) - 1)) // len(stats)
@@ -236,15 +283,18 @@ def layout_player_card(card: PlayerCard, *, theme: str = "dark") -> Layout:
         )
     y += tile_h + 18
 
-    layout.label("recent", MARGIN, y, "Recent games", SMALL_BOLD, chosen.muted)
+    layout.label("recent", MARGIN, y, words("picture.league.recent"), SMALL_BOLD, chosen.muted)
     y += line_height(SMALL_BOLD) + 8
     if not card.recent:
-        layout.label("recent:none", MARGIN, y, "none yet", SMALL, chosen.muted)
+        layout.label(
+            "recent:none", MARGIN, y, words("picture.league.recent_none"), SMALL, chosen.muted
+        )
         y += line_height(SMALL)
     x = MARGIN
     for i, game in enumerate(card.recent):
         won = game.place == 1
-        text = f"{'★ ' if won else ''}{game.place}/{game.players}"  # places stay small
+        places = f"{words.number(game.place)}/{words.number(game.players)}"  # places stay small
+        text = f"{'★ ' if won else ''}{places}"
         if x + text_width(text, TAG) + 2 * PILL > CARD_WIDTH - MARGIN:
             break  # older games do not fit
         pill = layout.label(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.rummy.rules import Ruleset
 from rendering.text import FontSpec, display_name
+from rendering.words import ENGLISH_WORDS, Words
 
 WIDTH = 960
 MARGIN = 20
@@ -58,23 +59,19 @@ def game_name(ruleset: Ruleset) -> str:
     return ruleset.variant.picture_title
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def game_over_text(winners: Sequence[str], names: Mapping[str, str] | None) -> str:
+def game_over_text(
+    winners: Sequence[str], names: Mapping[str, str] | None, words: Words = ENGLISH_WORDS
+) -> str:
     if not winners:
-        return "★ Game over"
-    who = " and ".join(display_name(w, names) for w in winners)
-    return f"★ Game over · {who} {'wins' if len(winners) == 1 else 'win'}!"
+        return words("picture.over")
+    who = words.names([display_name(w, names) for w in winners])
+    return words.count("picture.over_won", len(winners), names=who)
 
 
-def number(value: int) -> str:
-    """A whole number with a true minus sign, which reads better than a hyphen, and commas
-    between thousands like the rest of the English text."""
-    text = f"{abs(value):,}"
-    return f"−{text}" if value < 0 else text
+def number(value: int, words: Words = ENGLISH_WORDS) -> str:
+    """A whole number as the reader writes it, with a true minus sign."""
+    return words.number(value)
 
 
-def signed(value: int) -> str:
-    return f"+{value}" if value > 0 else number(value)
+def signed(value: int, words: Words = ENGLISH_WORDS) -> str:
+    return f"+{words.number(value)}" if value > 0 else words.number(value)

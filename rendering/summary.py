@@ -34,6 +34,7 @@ from rendering.style import (
 )
 from rendering.text import display_name, line_height, text_width
 from rendering.theme import get_theme, player_colour
+from rendering.words import ENGLISH_WORDS, Words
 
 MINI = CardSize(62, 87)
 """As large as the table's cards, so ranks read at the size Discord shows the picture."""
@@ -51,46 +52,58 @@ def render_round_summary(
     *,
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
+    words: Words = ENGLISH_WORDS,
 ) -> bytes:
     """The scores of ``result`` (by default the last round played) as PNG bytes."""
-    layout = layout_round_summary(view, result, names=names, theme=theme)
+    layout = layout_round_summary(view, result, names=names, theme=theme, words=words)
     return to_png(paint(layout), layout.theme)
 
 
-def _reason(result: RoundResult, names: Mapping[str, str] | None) -> str:
-    who = display_name(result.ender, names) if result.ender else "nobody"
+def _reason(result: RoundResult, names: Mapping[str, str] | None, words: Words) -> str:
+    who = display_name(result.ender, names) if result.ender else words("picture.summary.nobody")
     if result.reason is RoundEnd.WENT_OUT:
-        return f"{who} went out"
+        return words("picture.summary.went_out", player=who)
     if result.reason is RoundEnd.ENDED:
-        return f"{who} ended the round on an empty stock"
-    return "the round was blocked"
+        return words("picture.summary.ended", player=who)
+    return words("picture.summary.blocked")
 
 
-def _why(view: GameView, result: RoundResult, names: Mapping[str, str] | None) -> str:
+def _why(view: GameView, result: RoundResult, names: Mapping[str, str] | None, words: Words) -> str:
     """How this round's points came about, in the words of the rules."""
     scoring = view.ruleset.scoring
     if scoring is Scoring.HAND:
-        return "Each player scores what they melded and laid off, minus what they still hold"
+        return words("picture.summary.why_hand")
     if scoring is Scoring.NEGATIVE:
-        return "Each player scores their own hand value as penalty points"
+        return words("picture.summary.why_negative")
     if result.reason is RoundEnd.WENT_OUT:
-        who = display_name(result.ender, names) if result.ender else "the winner"
-        return f"{who} scores the value of every other hand"
+        winner = words("picture.summary.the_winner")
+        who = display_name(result.ender, names) if result.ender else winner
+        return words("picture.summary.why_went_out", player=who)
     scorers = [v for v, p in zip(result.hand_values, result.points, strict=False) if p > 0]
     low = min(scorers or result.hand_values or (0,))
-    return f"No one went out: the lowest hand ({number(low)}) takes the difference from each"
+    return words("picture.summary.why_lowest", value=number(low, words))
 
 
-def _tag(view: GameView, result: RoundResult, i: int, player: str, winners: set[str]) -> str:
+def _tag(
+    view: GameView, result: RoundResult, i: int, player: str, winners: set[str], words: Words
+) -> str:
     """Why this player scored, beside their name."""
     if player in winners:
-        return "★ winner"
+        return words("picture.summary.tag_winner")
     if player == result.ender and result.reason is RoundEnd.WENT_OUT:
-        return "went out"
+        return words("picture.summary.tag_went_out")
     positive = view.ruleset.scoring is Scoring.POSITIVE
     if positive and result.reason is not RoundEnd.WENT_OUT and result.points[i] > 0:
-        return "lowest hand"
+        return words("picture.summary.tag_lowest")
     return ""
+
+
+COLUMN_WORDS = {
+    "Hand": "picture.summary.col_hand",
+    "Melded": "picture.summary.col_melded",
+    "Round": "picture.summary.col_round",
+    "Total": "picture.summary.col_total",
+}
 
 
 def layout_round_summary(
@@ -99,13 +112,14 @@ def layout_round_summary(
     *,
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
+    words: Words = ENGLISH_WORDS,
 ) -> Layout:
     chosen = get_theme(theme)
     layout = Layout(chosen, WIDTH)
     result = result if result is not None else view.last_round
     y = MARGIN
     if result is None:
-        layout.label("title", MARGIN, y, "No round has been scored yet", HEADING, chosen.text)
+        layout.label("title", MARGIN, y, words("picture.summary.none"), HEADING, chosen.text)
         layout.height = y + line_height(HEADING) + MARGIN
         return layout
     winners = set(view.winners) if view.is_over and result == view.last_round else set()
@@ -115,7 +129,7 @@ def layout_round_summary(
             "banner",
             WIDTH - MARGIN,
             y,
-            game_over_text(view.winners, names),
+            game_over_text(view.winners, names, words),
             BODY_BOLD,
             chosen.on_accent,
             background=chosen.accent,
@@ -124,13 +138,19 @@ def layout_round_summary(
             align="right",
         )
         title_right = banner.x0 - 16
-    title = f"Round {result.round_no} · {_reason(result, names)}"
+    title = words(
+        "picture.summary.title",
+        round=words.number(result.round_no),
+        reason=_reason(result, names, words),
+    )
     layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=title_right - MARGIN)
     y += line_height(TITLE) + 4
-    why = _why(view, result, names)
+    why = _why(view, result, names, words)
     layout.label("why", MARGIN, y, why, BODY, chosen.text, max_width=WIDTH - 2 * MARGIN)
     y += line_height(BODY) + 2
-    sub = f"{game_name(view.ruleset)} · target {number(view.target)}"
+    sub = words(
+        "picture.summary.subtitle", game=game_name(view.ruleset), target=number(view.target, words)
+    )
     layout.label("subtitle", MARGIN, y, sub, SMALL, chosen.muted, max_width=WIDTH - 2 * MARGIN)
     y += line_height(SMALL) + 12
 
@@ -147,10 +167,22 @@ def layout_round_summary(
     name_width = min(NAME_MAX, max(NAME_MIN, longest + 32 + 8))
     cards_x = MARGIN + name_width + 12
     head_y = y
-    layout.label("head:player", MARGIN + 12, head_y, "Player", SMALL_BOLD, chosen.muted)
-    layout.label("head:cards", cards_x, head_y, "Cards left", SMALL_BOLD, chosen.muted)
+    player = words("picture.summary.col_player")
+    layout.label("head:player", MARGIN + 12, head_y, player, SMALL_BOLD, chosen.muted)
+    left = words("picture.summary.col_cards")
+    layout.label("head:cards", cards_x, head_y, left, SMALL_BOLD, chosen.muted)
     for name, right in right_edges.items():
-        layout.label(f"head:{name}", right, head_y, name, SMALL_BOLD, chosen.muted, align="right")
+        heading = words(COLUMN_WORDS[name])
+        layout.label(
+            f"head:{name}",
+            right,
+            head_y,
+            heading,
+            SMALL_BOLD,
+            chosen.muted,
+            align="right",
+            max_width=NUMBER_WIDTH - 8,
+        )
     y += line_height(SMALL_BOLD) + 6
     cards_room = right_edges[columns[0]] - NUMBER_WIDTH + 20 - cards_x
 
@@ -163,7 +195,7 @@ def layout_round_summary(
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + row_h), fill, radius=RADIUS)
         mid = y + row_h // 2
         name = display_name(seat.player, names)
-        tag = _tag(view, result, i, seat.player, winners)
+        tag = _tag(view, result, i, seat.player, winners, words)
         name_mid = mid - 12 if tag else mid
         layout.dot(MARGIN + 19, name_mid, 12, player_colour(chosen, seat.seat))
         layout.label(
@@ -187,17 +219,17 @@ def layout_round_summary(
                 f"nocards:{i}",
                 cards_x,
                 mid - line_height(SMALL) // 2,
-                "no cards",
+                words("picture.summary.no_cards"),
                 SMALL,
                 chosen.muted,
             )
         values = {
-            "Hand": number(result.hand_values[i]),
-            "Round": signed(result.points[i]),
-            "Total": number(result.totals[i]),
+            "Hand": number(result.hand_values[i], words),
+            "Round": signed(result.points[i], words),
+            "Total": number(result.totals[i], words),
         }
         if "Melded" in right_edges:
-            values["Melded"] = number(result.placed_values[i])
+            values["Melded"] = number(result.placed_values[i], words)
         for column, right in right_edges.items():
             spec = BODY_BOLD if column in ("Round", "Total") else BODY
             colour = chosen.text if column == "Total" else chosen.muted

@@ -38,10 +38,10 @@ from rendering.style import (
     game_name,
     game_over_text,
     number,
-    plural,
 )
 from rendering.text import display_name, line_height, text_width
 from rendering.theme import Theme, get_theme, player_colour
+from rendering.words import ENGLISH_WORDS, Words
 
 SMALL_TABLE = 4
 """Up to this many players the panels stand in two columns, above it in three."""
@@ -75,9 +75,10 @@ def render_table(
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
     four_colour: bool = False,
+    words: Words = ENGLISH_WORDS,
 ) -> bytes:
-    """The table as PNG bytes."""
-    layout = layout_table(view, names=names, theme=theme, four_colour=four_colour)
+    """The table as PNG bytes, its texts in ``words`` (the channel's language)."""
+    layout = layout_table(view, names=names, theme=theme, four_colour=four_colour, words=words)
     return to_png(paint(layout), layout.theme)
 
 
@@ -143,6 +144,7 @@ def layout_table(
     names: Mapping[str, str] | None = None,
     theme: str = "dark",
     four_colour: bool = False,
+    words: Words = ENGLISH_WORDS,
 ) -> Layout:
     """The table in its round's frame, with the largest meld cards that let every panel
     show all its melds; when even the smallest cannot, a panel says how many it leaves out."""
@@ -155,15 +157,15 @@ def layout_table(
     }
     inner = frame.panel_w - 2 * PANEL_PAD
     winners = frozenset(view.winners)
-    headings = {s.player: _heading_h(s, view.is_over, winners, inner) for s in seats}
-    plans, heights = _fit(frame, seats, melds, headings, _dots(view))
+    headings = {s.player: _heading_h(s, view.is_over, winners, inner, words) for s in seats}
+    plans, heights = _fit(frame, seats, melds, headings, _dots(view), words)
 
     layout = Layout(chosen, WIDTH, frame.height)
-    _header(layout, view, names, frame)
+    _header(layout, view, names, frame, words)
     if view.ruleset.deep_discard:
-        _deep_pile(layout, view.discard, four_colour, frame.band)
+        _deep_pile(layout, view.discard, four_colour, frame.band, words)
 
-    panel = _Panel(layout, four_colour, view, names, frame)
+    panel = _Panel(layout, four_colour, view, names, frame, words)
     y = frame.body
     for row in range(frame.rows):
         for column, seat in enumerate(seats[row * frame.columns : (row + 1) * frame.columns]):
@@ -173,7 +175,7 @@ def layout_table(
     if panel.laid_off:
         y = frame.legend + 8
         layout.dot(MARGIN + DOT // 2, y + line_height(READ) // 2, DOT, chosen.muted)
-        text = "a dot under a card: laid off by the player of that colour"
+        text = words("picture.table.legend")
         layout.label("legend", MARGIN + DOT + 8, y, text, READ, chosen.muted, max_width=INNER)
     return layout
 
@@ -187,6 +189,7 @@ def _fit(
     melds: Mapping[str, Sequence[TableMeld]],
     headings: Mapping[str, int],
     dots: bool,
+    words: Words,
 ) -> tuple[dict[str, _Plan], list[int]]:
     """Each player's melds planned with the largest cards that fit, and each panel row's
     height; with the smallest cards, what does not fit is left out."""
@@ -200,7 +203,8 @@ def _fit(
             return plans, heights
     share = (frame.body_h - GAP * (frame.rows - 1)) // frame.rows
     rooms = {p: share - 2 * PANEL_PAD - headings[p] - 8 for p in plans}
-    return {p: _cut(plan, rooms[p], inner) for p, plan in plans.items()}, [share] * frame.rows
+    cut = {p: _cut(plan, rooms[p], inner, words) for p, plan in plans.items()}
+    return cut, [share] * frame.rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,11 +268,11 @@ def _row_heights(
     return heights
 
 
-def _more_text(count: int) -> str:
-    return f"+{count} more"
+def _more_text(count: int, words: Words) -> str:
+    return words("picture.table.more", count=words.number(count))
 
 
-def _cut(plan: _Plan, room: int, width: int) -> _Plan:
+def _cut(plan: _Plan, room: int, width: int, words: Words) -> _Plan:
     """The melds that fit ``room``, and a place after them to say how many are left out."""
     block = _block_h(plan.size, plan.dots)
     kept = [p for p in plan.placed if p.y + block <= room]
@@ -276,7 +280,7 @@ def _cut(plan: _Plan, room: int, width: int) -> _Plan:
         return plan
     label_h = line_height(READ_BOLD)
     while True:
-        text_w = text_width(_more_text(len(plan.placed) - len(kept)), READ_BOLD)
+        text_w = text_width(_more_text(len(plan.placed) - len(kept), words), READ_BOLD)
         if not kept:
             at = (0, 0)
             break
@@ -297,23 +301,27 @@ def _cut(plan: _Plan, room: int, width: int) -> _Plan:
 # --- the header ----------------------------------------------------------------------------
 
 
-def _pile_columns() -> tuple[int, int]:
+def _pile_columns(words: Words) -> tuple[int, int]:
     """The widths of the stock's and the discard pile's columns: wide enough for any count."""
-    stock = max(PILE.width, text_width("Stock · 888", READ_BOLD))
-    discard = max(PILE.width, text_width("Discard · 888", READ_BOLD))
+    stock = max(PILE.width, text_width(words("picture.table.stock", count="888"), READ_BOLD))
+    discard = max(PILE.width, text_width(words("picture.table.discard", count="888"), READ_BOLD))
     return stock, discard
 
 
-def _header(layout: Layout, view: GameView, names: Mapping[str, str] | None, frame: Frame) -> None:
+def _header(
+    layout: Layout, view: GameView, names: Mapping[str, str] | None, frame: Frame, words: Words
+) -> None:
     """The title, the order of play and the target on the left, the piles on the right."""
     theme = layout.theme
-    stock_w, discard_w = _pile_columns()
+    stock_w, discard_w = _pile_columns(words)
     piles_x = WIDTH - MARGIN - stock_w - PILE_GAP - discard_w
     if view.ruleset.deep_discard:
         piles_x = DEEP_PILES
     room = piles_x - 24 - MARGIN
     y = MARGIN
-    title = f"Round {view.round_no} · {game_name(view.ruleset)}"
+    title = words(
+        "picture.table.title", round=words.number(view.round_no), game=game_name(view.ruleset)
+    )
     layout.label("title", MARGIN, y, title, TITLE, theme.text, max_width=room)
     y += line_height(TITLE) + ROW_GAP
     if view.is_over:
@@ -321,7 +329,7 @@ def _header(layout: Layout, view: GameView, names: Mapping[str, str] | None, fra
             "banner",
             MARGIN,
             y,
-            game_over_text(view.winners, names),
+            game_over_text(view.winners, names, words),
             READ_BOLD,
             theme.on_accent,
             max_width=room,
@@ -329,15 +337,20 @@ def _header(layout: Layout, view: GameView, names: Mapping[str, str] | None, fra
             pad=PILL_PAD,
         )
     elif view.current is not None:
-        _order(layout, view, names, y, room)
+        _order(layout, view, names, y, room, words)
     y += _pill_h() + ROW_GAP
-    target = f"Target {number(view.target)}"
+    target = words("picture.table.target", target=number(view.target, words))
     layout.label("target", MARGIN, y, target, READ, theme.muted, max_width=room)
-    _piles(layout, view, piles_x, stock_w)
+    _piles(layout, view, piles_x, stock_w, words)
 
 
 def _order(
-    layout: Layout, view: GameView, names: Mapping[str, str] | None, y: int, room: int
+    layout: Layout,
+    view: GameView,
+    names: Mapping[str, str] | None,
+    y: int,
+    room: int,
+    words: Words,
 ) -> None:
     """Who played before → whose turn it is → who plays next, on one line."""
     theme = layout.theme
@@ -349,7 +362,7 @@ def _order(
     arrow = text_width("→", READ) + 2 * ARROW_GAP
     prev_w, next_w = text_width(before, READ), text_width(after, READ)
     side = max(prev_w, next_w)
-    turn = f"▶ {current} to play"
+    turn = words("picture.table.to_play", player=current)
     pill = text_width(turn, READ_BOLD) + 2 * PILL_PAD
     if prev_w + next_w + pill + 2 * arrow > room:  # "to play" goes first, then names are cut
         turn = f"▶ {current}"
@@ -377,19 +390,21 @@ def _order(
     layout.label("next", box.x1 + ARROW_GAP, text_y, after, READ, theme.text, max_width=side)
 
 
-def _piles(layout: Layout, view: GameView, x: int, stock_w: int) -> None:
+def _piles(layout: Layout, view: GameView, x: int, stock_w: int, words: Words) -> None:
     """The stock, then the discard pile's top card (in Rummy 500, its count: the pile has
     rows of its own)."""
     theme = layout.theme
     card_y = MARGIN + line_height(READ_BOLD) + 4
-    layout.label("stock", x, MARGIN, f"Stock · {number(view.stock_size)}", READ_BOLD, theme.muted)
+    stock = words("picture.table.stock", count=number(view.stock_size, words))
+    layout.label("stock", x, MARGIN, stock, READ_BOLD, theme.muted)
     if view.stock_size:
         layout.card(CardArt.card_back(PILE, theme.name), x, card_y)
     else:
         _empty_slot(layout, x, card_y, PILE)
     x += stock_w + PILE_GAP
-    caption = f"Discard · {number(view.discard_size)}"
-    layout.label("discard", x, MARGIN, caption, READ_BOLD, theme.muted)
+    caption = words("picture.table.discard", count=number(view.discard_size, words))
+    room = WIDTH - MARGIN - x
+    layout.label("discard", x, MARGIN, caption, READ_BOLD, theme.muted, max_width=room)
     if view.ruleset.deep_discard:
         return
     if view.discard:
@@ -403,16 +418,18 @@ def _depth_step() -> int:
     return max(PILE.strip, text_width("88", READ_BOLD) + 6)
 
 
-def _pile_rows() -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def _pile_rows(words: Words) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(left, top, width) of the Rummy 500 pile's two rows: the deepest cards in the header
     beside the stock, the rest, with the top card, across the table below it."""
-    stock_w, _ = _pile_columns()
+    stock_w, _ = _pile_columns(words)
     left = DEEP_PILES + stock_w + PILE_GAP
     upper = (left, MARGIN + line_height(READ_BOLD) + 4, WIDTH - MARGIN - left)
     return upper, (MARGIN, 0, INNER)
 
 
-def _deep_pile(layout: Layout, pile: Sequence[Card], four_colour: bool, y: int) -> None:
+def _deep_pile(
+    layout: Layout, pile: Sequence[Card], four_colour: bool, y: int, words: Words
+) -> None:
     """The whole pile, bottom card first, each card's depth under it.
 
     The row below the header holds the top cards and the row in the header the deepest, so
@@ -423,7 +440,7 @@ def _deep_pile(layout: Layout, pile: Sequence[Card], four_colour: bool, y: int) 
     """
     if not pile:
         return
-    upper, lower = _pile_rows()
+    upper, lower = _pile_rows(words)
     lower = (lower[0], y, lower[2])
     full = _depth_step()
     fits = [(w - PILE.width) // full + 1 for _, _, w in (upper, lower)]
@@ -498,7 +515,11 @@ def _art(card: Card, size: CardSize, theme: Theme, four_colour: bool) -> CardArt
 # --- the players' panels --------------------------------------------------------------------
 
 
-TAG_TEXT = {"turn": "▶ TURN", "dealer": "DEALER", "winner": "★ WINNER"}
+TAG_TEXT = {
+    "turn": "picture.tag.turn",
+    "dealer": "picture.tag.dealer",
+    "winner": "picture.tag.winner",
+}
 ACCENT_TAGS = frozenset({"turn", "winner"})
 
 
@@ -514,20 +535,23 @@ def _tags(seat: SeatView, over: bool, winners: frozenset[str]) -> list[str]:
     return tags
 
 
-def _status_rows(width: int, count: str, tags: Sequence[str]) -> int:
+def _status_rows(width: int, count: str, tags: Sequence[str], words: Words) -> int:
     """How many rows the card count and ``tags`` take in a panel ``width`` wide."""
     rows, x = 1, text_width(count, READ) + 8
     for tag in tags:
-        w = text_width(TAG_TEXT[tag], READ_BOLD) + 2 * PILL_PAD
+        w = text_width(words(TAG_TEXT[tag]), READ_BOLD) + 2 * PILL_PAD
         if x + w > width:
             rows, x = rows + 1, 0
         x += w + 8
     return rows
 
 
-def _heading_h(seat: SeatView, over: bool, winners: frozenset[str], width: int) -> int:
+def _heading_h(
+    seat: SeatView, over: bool, winners: frozenset[str], width: int, words: Words
+) -> int:
     """The name row, then as many rows as the card count and the tags need."""
-    rows = _status_rows(width, plural(seat.hand_size, "card"), _tags(seat, over, winners))
+    count = words.count("picture.cards", seat.hand_size)
+    rows = _status_rows(width, count, _tags(seat, over, winners), words)
     return line_height(READ_BOLD) + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
 
 
@@ -541,8 +565,10 @@ class _Panel:
         view: GameView,
         names: Mapping[str, str] | None,
         frame: Frame,
+        words: Words,
     ) -> None:
         self.layout, self.four_colour, self.names = layout, four_colour, names
+        self.words = words
         self.width = frame.panel_w
         self.colours = {s.player: player_colour(layout.theme, s.seat) for s in view.seats}
         self.winners = frozenset(view.winners)
@@ -555,11 +581,12 @@ class _Panel:
         left, right = x + PANEL_PAD, x + self.width - PANEL_PAD
         top = y + PANEL_PAD
         self._heading(seat, left, right, top)
-        melds_y = top + _heading_h(seat, self.over, self.winners, right - left) + 8
+        melds_y = top + _heading_h(seat, self.over, self.winners, right - left, self.words) + 8
         if plan.placed or plan.left_out:
             self._melds(seat, plan, left, melds_y)
         elif not self.over:
-            layout.label(f"nomelds:{seat.seat}", left, melds_y, "no melds yet", READ, theme.muted)
+            none = self.words("picture.table.no_melds")
+            layout.label(f"nomelds:{seat.seat}", left, melds_y, none, READ, theme.muted)
         current = seat.is_current and not self.over
         box = Box(x, y, x + self.width, y + height)
         fill, outline = (theme.current, theme.accent) if current else (theme.panel, None)
@@ -574,7 +601,7 @@ class _Panel:
             f"score:{seat.seat}",
             right,
             top,
-            f"{number(seat.score)} pts",
+            self.words("picture.table.score", score=number(seat.score, self.words)),
             READ_BOLD,
             theme.text,
             align="right",
@@ -595,13 +622,13 @@ class _Panel:
             f"cards:{seat.seat}",
             left,
             y + PILL_PAD // 2,
-            plural(seat.hand_size, "card"),
+            self.words.count("picture.cards", seat.hand_size),
             READ,
             theme.muted,
         )
         x = count.x1 + 8
         for name in _tags(seat, self.over, self.winners):
-            text = TAG_TEXT[name]
+            text = self.words(TAG_TEXT[name])
             accent = name in ACCENT_TAGS
             ink, fill = (theme.on_accent, theme.accent) if accent else (theme.panel, theme.muted)
             if x + text_width(text, READ_BOLD) + 2 * PILL_PAD > right:
@@ -641,5 +668,5 @@ class _Panel:
                     layout.dot(cx, box.y1 + 3 + DOT // 2 + 2, DOT, colour)
         if plan.left_out:
             mx, my = x + plan.more_at[0], y + plan.more_at[1]
-            text = _more_text(plan.left_out)
+            text = _more_text(plan.left_out, self.words)
             layout.label(f"more:{seat.seat}", mx, my, text, READ_BOLD, theme.muted)

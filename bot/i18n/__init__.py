@@ -62,11 +62,20 @@ Commands, options and choices (:class:`CatalogTranslator`)
     Autocomplete choices go through the translator as well (``choice.<value>``): a value
     without a catalog entry is shown as it is.
 
-Which language
-    :func:`locale_of` gives the catalog locale for a reply to an interaction: the user's
-    language for an ephemeral answer, the server's for a message everyone in the channel reads.
-    :func:`catalog_locale` maps any Discord locale (``"fr"``, ``"en-US"``, ``discord.Locale``)
-    to a catalog, falling back to English.
+Which language (one rule, for texts and pictures alike)
+    - What one person reads is in that person's Discord language (``interaction.locale``):
+      their ephemeral answers and refusals, their hand (text and picture), their DMs. A DM
+      sent without an interaction (the hand after someone else's move, a turn ping in DMs)
+      uses the language last seen from that person (``cogs/display``'s notifier notes it on
+      every interaction, in memory), else the server's.
+    - What everyone in the channel reads is in the server's preferred language
+      (``guild.preferred_locale``, or ``interaction.guild_locale``): the lobby, the table
+      message and its picture, round and final summaries, pings in the channel, the league.
+    :func:`locale_of` gives the catalog locale for a reply to an interaction (``public=True``
+    for a message in the channel). :func:`catalog_locale` maps any Discord locale (``"fr"``,
+    ``"en-US"``, ``discord.Locale``) to a catalog, falling back to English. A text a catalog
+    lacks is shown in English and logged as a warning; the catalog check keeps that from
+    ever reaching a table.
 """
 
 from __future__ import annotations

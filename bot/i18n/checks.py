@@ -30,8 +30,9 @@ _NAME = re.compile(r"^[-_'\w]{1,32}$")
 _TEXT_LIMIT = 100
 
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
-SOURCE_ROOTS = (_PROJECT_ROOT / "bot", _PROJECT_ROOT / "cogs")
-"""Where :func:`keys_in_source` looks by default: the application and its Discord adapters."""
+SOURCE_ROOTS = (_PROJECT_ROOT / "bot", _PROJECT_ROOT / "cogs", _PROJECT_ROOT / "rendering")
+"""Where :func:`keys_in_source` looks by default: the application, its Discord adapters and
+the pictures (whose English beside them is checked against ``en.json`` too)."""
 
 
 def keys_in_source(roots: Iterable[Path] = SOURCE_ROOTS) -> dict[str, list[str]]:

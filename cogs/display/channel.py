@@ -24,6 +24,7 @@ from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS
+from cogs.picture_words import picture_words
 from rendering import render_round_summary, render_score_chart, render_table
 
 
@@ -96,7 +97,8 @@ class ChannelPosts:
         if deadline is not None and event.status is s.SessionStatus.ACTIVE:
             when = f"<t:{int(deadline.timestamp())}:R>"
             text = present.fit([text, "⏰ " + t("timer.ends", messages.locale, when=when)])
-        picture = await asyncio.to_thread(render_table, view, names=messages.names)
+        words = picture_words(messages.locale)
+        picture = await asyncio.to_thread(render_table, view, names=messages.names, words=words)
         live = event.status is s.SessionStatus.ACTIVE
         buttons = components.table_view(messages.game_id, messages.locale) if live else None
         file = discord.File(io.BytesIO(picture), filename="table.png")
@@ -149,7 +151,10 @@ class ChannelPosts:
             await self._round_summary(messages, channel, view, result, players)
         if event.status is s.SessionStatus.FINISHED:
             text = present.final_text(view, messages.names, messages.locale)
-            chart = await asyncio.to_thread(render_score_chart, view, names=messages.names)
+            words = picture_words(messages.locale)
+            chart = await asyncio.to_thread(
+                render_score_chart, view, names=messages.names, words=words
+            )
             await self._post_picture(channel, text, chart, "scores.png")
 
     async def _round_summary(
@@ -161,7 +166,10 @@ class ChannelPosts:
         players: tuple[str, ...],
     ) -> None:
         text = present.round_text(result, players, messages.names, messages.locale)
-        picture = await asyncio.to_thread(render_round_summary, view, result, names=messages.names)
+        words = picture_words(messages.locale)
+        picture = await asyncio.to_thread(
+            render_round_summary, view, result, names=messages.names, words=words
+        )
         await self._post_picture(channel, text, picture, "round.png")
 
     async def _post_picture(

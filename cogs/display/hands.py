@@ -32,6 +32,7 @@ from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS, Pings
+from cogs.picture_words import picture_words
 from rendering import render_hand
 
 DM_CLOSED = 50007
@@ -59,7 +60,7 @@ async def hand_message(
         return None, None, None
     content = present.hand_text(view, names, loc, recent=recent_lines)
     buttons = components.hand_view(game_id, view, legal, loc)
-    picture = await asyncio.to_thread(render_hand, view)
+    picture = await asyncio.to_thread(render_hand, view, words=picture_words(loc))
     return content, discord.File(io.BytesIO(picture), filename="hand.png"), buttons
 
 

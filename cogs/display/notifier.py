@@ -99,6 +99,12 @@ class Notifier(commands.Cog):
     def remember_locale(self, user_id: int, locale: str) -> None:
         self.hands.user_locales[user_id] = locale
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every command or click says the person's Discord language: the DMs the workers
+        send them later (their hand, their turn) use the last one seen (bot.i18n's rule)."""
+        self.remember_locale(interaction.user.id, catalog_locale(interaction.locale))
+
     def claim(self, game_id: int, guild_id: int, channel_id: int, key: str) -> None:
         """An interaction is about to show ``key`` ("lobby" or "hand:<player>") itself, by
         editing the message it came from; the worker leaves it alone meanwhile."""
