@@ -70,9 +70,9 @@ soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player co
 bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
 
-pictures: $(DEV_STAMP) ## the table and hands as Discord shows them: make pictures DEST=dir
-	@test -n "$(DEST)" || { echo "usage: make pictures DEST=folder"; exit 2; }
-	$(PY) -m tests.rendering.preview "$(DEST)"
+pictures: $(DEV_STAMP) ## every picture as Discord shows it: make pictures DEST=dir [LOCALE=fr]
+	@test -n "$(DEST)" || { echo "usage: make pictures DEST=folder [LOCALE=fr]"; exit 2; }
+	$(PY) -m tests.rendering.preview "$(DEST)" $(LOCALE)
 
 backup: $(RUN_STAMP) ## online copy of the live database: make backup DEST=file
 	@test -n "$(DEST)" || { echo "usage: make backup DEST=backup.sqlite3"; exit 2; }

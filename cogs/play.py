@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.app import RummyBot
+from bot.i18n import locale_of
 from bot.rummy import (
     Action,
     Card,
@@ -202,7 +203,7 @@ def discard_choices(interaction: Interaction, current: str) -> list[app_commands
     out: list[app_commands.Choice[str]] = []
     for action in found[2]:
         if isinstance(action, Discard):
-            text = present.card_text(action.card)
+            text = present.card_text(action.card, locale_of(interaction))
             if _matches((action.card,), text, current):
                 out.append(app_commands.Choice(name=text, value=str(action.card)))
     return out
@@ -218,7 +219,7 @@ def swap_card_choices(interaction: Interaction, current: str) -> list[app_comman
         if isinstance(action, SwapJoker) and (
             not isinstance(wanted, int) or wanted == action.meld_id
         ):
-            text = present.card_text(action.card)
+            text = present.card_text(action.card, locale_of(interaction))
             name = f"{text} ⇄ JK #{action.meld_id}"
             if _matches((action.card,), name, current):
                 choice = app_commands.Choice(name=name, value=str(action.card))

@@ -42,9 +42,17 @@ VALUE_LIMIT = 100
 """Discord's limit for a select option's value, label and a custom id."""
 
 
-def card_text(card: Card) -> str:
-    """A card as people read and type it; twins look alike (the engine picks the copy)."""
-    return card.face_text
+_RANK_KEYS = {1: "card.rank.a", 11: "card.rank.j", 12: "card.rank.q", 13: "card.rank.k"}
+
+
+def card_text(card: Card, loc: str | None = None) -> str:
+    """A card as people read and type it; twins look alike (the engine picks the copy).
+    With ``loc``, the rank letter of that language's decks (Russian В Д К Т), which the card
+    parser reads back for everyone."""
+    key = _RANK_KEYS.get(card.rank)
+    if loc is None or key is None or card.suit is None:
+        return card.face_text
+    return t(key, loc) + card.suit.symbol
 
 
 def cards_text(cards: Iterable[Card]) -> str:

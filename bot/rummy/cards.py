@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
 
+from bot.rummy.card_words import rank_named, suit_named
 from bot.rummy.errors import CardParseError
 
 
@@ -197,7 +198,9 @@ def parse_cards(text: str) -> list[Card]:
 
     Ranks ``A 2..10 J Q K`` (``T`` for ten, ``1`` for ace), suits ``c d h s`` or symbols,
     case-insensitive; ``JK``, ``joker`` or ``*`` for a joker; a rank and its suit may be
-    separated by a space (``7 D``). Cards are separated by spaces or commas. A ``#N`` suffix
+    separated by a space (``7 D``). Russian and Czech letters and names are read too, where
+    they name one card only (:mod:`bot.rummy.card_words`: ``Дп``, ``туз пик``, ``eso srdce``).
+    Cards are separated by spaces or commas. A ``#N`` suffix
     names a physical copy (``10h#2`` is the second deck's ten of hearts); without it the first.
     Anything else raises :class:`CardParseError`, which repeats at most 20 characters of it.
 
@@ -223,10 +226,68 @@ def parse_cards(text: str) -> list[Card]:
             pair = f"{token} {tokens[i + 1]}"
             cards.append(Card(_RANKS[token.lower()], _SUITS[s[1].lower()], _copy(s[2], pair)))
             i += 1
+        elif named := _named_card(token):
+            cards.append(named)
+        elif two := _named_pair(tokens, i):
+            cards.append(two)
+            i += 1
         else:
             raise CardParseError("refusal.card.unknown", token=shown(token))
         i += 1
     return cards
+
+
+# --- Russian and Czech names (bot/rummy/card_words.py), read only where unambiguous ---------
+
+_WITH_COPY = re.compile(r"(.+?)(?:#(\d+))?")
+
+
+def _rank(text: str) -> int | None:
+    named = rank_named(text)
+    return rank_of(text) or (_RANKS[named] if named else None)
+
+
+def _suit(text: str, *, letters: bool = True) -> Suit | None:
+    if letters and (english := _SUITS.get(text.lower())) is not None:
+        return english
+    named = suit_named(text, letters=letters)
+    return _SUITS[named] if named else None
+
+
+def _named_card(token: str) -> Card | None:
+    """One token, rank and suit in either order (``Дп``, ``10ч``, ``тК``, ``Dh``): the
+    card when exactly one way of cutting the token names one."""
+    m = _WITH_COPY.fullmatch(token)
+    if m is None:
+        return None
+    body = m[1]
+    faces = set()
+    for cut in range(1, len(body)):
+        head, tail = body[:cut], body[cut:]
+        if (rank := _rank(head)) and (suit := _suit(tail)) is not None:
+            faces.add((rank, suit))
+        if (suit := _suit(head)) is not None and (rank := _rank(tail)):
+            faces.add((rank, suit))
+    if len(faces) != 1:
+        return None
+    rank, suit = faces.pop()
+    return Card(rank, suit, _copy(m[2], token))
+
+
+def _named_pair(tokens: Sequence[str], i: int) -> Card | None:
+    """Two tokens: a rank then its suit (``туз пик``, ``D h``, ``eso srdce``), or a suit's
+    name then the rank (``пиковый туз``, ``srdcové eso``)."""
+    if i + 1 >= len(tokens):
+        return None
+    first, second = tokens[i], _WITH_COPY.fullmatch(tokens[i + 1])
+    if second is None:
+        return None
+    pair = f"{first} {tokens[i + 1]}"
+    if (rank := _rank(first)) and (suit := _suit(second[1])) is not None:
+        return Card(rank, suit, _copy(second[2], pair))
+    if (suit := _suit(first, letters=False)) is not None and (rank := _rank(second[1])):
+        return Card(rank, suit, _copy(second[2], pair))
+    return None
 
 
 CardsLike = str | Card | Iterable[Card]

@@ -51,7 +51,7 @@ def test_every_count_picks_a_form_its_catalog_has(locale: str) -> None:
     english = catalog("en")
     for stem in plural_stems(english):
         fields = placeholders(english[f"{stem}.other"])
-        params = {name: "X" for name in fields - {"count"}}
+        params = dict.fromkeys(fields - {"count"}, "X")
         for n in COUNTS:
             text = tn(stem, n, locale, **params)
             assert (str(n) in text) == ("count" in fields), (stem, n, text)

@@ -1,10 +1,12 @@
 """Write the pictures as people see them, to look at before a change lands.
 
-``python -m tests.rendering.preview DIR`` (or ``make pictures DEST=DIR``) renders the test
-scenes with 2, 4 and 7 players and a Rummy 500 table, and two hands, in both themes, with names
-in several scripts, each three times: full size, scaled into Discord's desktop box (550 x 350)
-and to a phone's 360 px width. Discord scales a picture down, never up, so the first two of a
-small picture can be the same.
+``python -m tests.rendering.preview DIR [LOCALE]`` (or ``make pictures DEST=DIR LOCALE=fr``)
+renders the test scenes with 2, 4 and 7 players and a Rummy 500 table, two hands, a round
+summary, the score chart, the standings and a player card, in both themes, with names in
+several scripts and the words of the catalog ``LOCALE`` (English by default), each three
+times: full size, scaled into Discord's desktop box (550 x 350) and to a phone's 360 px
+width. Discord scales a picture down, never up, so the first two of a small picture can be
+the same.
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from pathlib import Path
 
 from PIL import Image
 
-from rendering import render_hand, render_table
+from cogs.picture_words import picture_words
+from rendering import (
+    render_hand,
+    render_player_card,
+    render_round_summary,
+    render_score_chart,
+    render_standings,
+    render_table,
+)
 from tests.rendering import scenes
 
 DESKTOP = (550, 350)
@@ -50,22 +60,33 @@ def as_seen(png: bytes) -> dict[str, Image.Image]:
     }
 
 
-def pictures(theme: str) -> Mapping[str, bytes]:
+def pictures(theme: str, locale: str = "en") -> Mapping[str, bytes]:
+    words = picture_words(locale)
+    view, result = scenes.hand_scoring_round()
+    over = scenes.finished_game()
     return {
-        "table2": render_table(scenes.two_player_table(), names=TWO, theme=theme),
-        "table4": render_table(scenes.classic_table(), names=FOUR, theme=theme),
-        "table4_500": render_table(scenes.deep_discard_table(), names=FOUR, theme=theme),
-        "table7": render_table(scenes.crowded_table(), names=SEVEN, theme=theme),
-        "hand13": render_hand(scenes.thirteen_card_hand(), theme=theme),
-        "hand_take": render_hand(scenes.deep_take_hand(), theme=theme),
+        "table2": render_table(scenes.two_player_table(), names=TWO, theme=theme, words=words),
+        "table4": render_table(scenes.classic_table(), names=FOUR, theme=theme, words=words),
+        "table4_500": render_table(
+            scenes.deep_discard_table(), names=FOUR, theme=theme, words=words
+        ),
+        "table7": render_table(scenes.crowded_table(), names=SEVEN, theme=theme, words=words),
+        "hand13": render_hand(scenes.thirteen_card_hand(), theme=theme, words=words),
+        "hand_take": render_hand(scenes.deep_take_hand(), theme=theme, words=words),
+        "summary": render_round_summary(view, result, names=scenes.NAMES, theme=theme, words=words),
+        "chart": render_score_chart(over, names=scenes.NAMES, theme=theme, words=words),
+        "standings": render_standings(
+            scenes.standings(), title="Standings", page=1, pages=2, theme=theme, words=words
+        ),
+        "player_card": render_player_card(scenes.player_card(), theme=theme, words=words),
     }
 
 
-def write(folder: Path) -> list[Path]:
+def write(folder: Path, locale: str = "en") -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for theme in ("dark", "light"):
-        for name, png in pictures(theme).items():
+        for name, png in pictures(theme, locale).items():
             for size, image in as_seen(png).items():
                 path = folder / f"{name}_{theme}_{size}.png"
                 image.save(path)
@@ -74,10 +95,10 @@ def write(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m tests.rendering.preview DIR", file=sys.stderr)
+    if len(argv) not in (1, 2):
+        print("usage: python -m tests.rendering.preview DIR [LOCALE]", file=sys.stderr)
         return 2
-    for path in write(Path(argv[0])):
+    for path in write(Path(argv[0]), *argv[1:]):
         print(path)
     return 0
 
