@@ -108,7 +108,10 @@ class Lobby(commands.Cog):
     async def join(self, interaction: Interaction) -> None:
         await flows.lobby_command(interaction, "join")
 
-    @rummy.command(name="leave", description="Leave this channel's table before the game starts")
+    @rummy.command(
+        name="leave",
+        description="Leave this channel's table (once dealt, a computer plays your seat)",
+    )
     async def leave(self, interaction: Interaction) -> None:
         await flows.lobby_command(interaction, "leave")
 
