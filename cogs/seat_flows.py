@@ -44,7 +44,9 @@ async def join_running(interaction: Interaction, session: s.Session) -> None:
     loc = locale_of(interaction)
     player = session.player_of(user.id)
     if player is not None:
-        await session.join(user.id, user.display_name)  # a held seat, else refused
+        if session.computer_level(player) is None:
+            raise s.LobbyError("refusal.lobby.seated")
+        await session.join(user.id, user.display_name)  # back from the stand-in
         with after_commit("error.after_commit.lobby"):
             await send(interaction, t("timer.you_are_back", loc))
         return

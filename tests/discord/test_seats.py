@@ -64,6 +64,8 @@ async def test_a_player_leaves_by_the_button_and_the_game_goes_on_to_its_end(
         card = await table.sessions.league.player_card(table.guild.id, leaver.id)
         assert card is not None
         assert (card.games, card.wins, card.forfeits, card.rated_games) == (1, 0, 1, 0)
+        said = await table.text(leaver, "league player")
+        assert "forfeits (games left before their end): 1" in said, said
 
 
 async def test_someone_takes_over_a_computer_seat_from_the_table_and_plays(
