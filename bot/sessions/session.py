@@ -842,6 +842,9 @@ class Session:
                 else:
                     if self.host_id == user_id:
                         self._record = dataclasses.replace(self._record, host_id=None)
+                    if user_id in self._record.leavers:  # (their forfeit goes with them)
+                        leavers = tuple(x for x in self._record.leavers if x != user_id)
+                        self._record = dataclasses.replace(self._record, leavers=leavers)
                     return None
             except GameChanged:
                 self._stale = True

@@ -176,3 +176,19 @@ async def _one_move(session: Session) -> None:
     current = session.view(None).current
     assert current is not None
     await session.apply(current, safe_action(session.view(current), session.legal_actions(current)))
+
+
+async def test_a_leaver_who_asks_to_be_forgotten_gets_no_forfeit(db_path: Path) -> None:
+    manager = await SessionManager.open(db_path, brains=Brains(delay=0))
+    try:
+        session = await start_game(manager, target=5)
+        await session.leave(ANN)
+        await manager.forget_user(ANN)
+        assert session.status is SessionStatus.ACTIVE  # the game goes on without them
+        await _play_people(session, {str(BOB): BOB})
+        assert await manager.league.player_card(GUILD, ANN) is None
+        bob = await manager.league.player_card(GUILD, BOB)
+        assert bob is not None
+        assert bob.games == 1
+    finally:
+        await manager.close()
