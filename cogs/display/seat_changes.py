@@ -27,10 +27,10 @@ def played_by_computer(seat: Seat) -> bool:
 
 
 def marked_names(seats: Sequence[Seat], loc: str) -> dict[str, str]:
-    """Player id to the name the table shows: marked when a computer plays a person's seat."""
-    mark = t("seat.computer_mark", loc)
+    """Player id to the name the table shows: marked when a computer plays a person's seat
+    (the mark comes first, so a name the picture shortens keeps it)."""
     return {
-        seat.player_id: f"{seat.display_name} {mark}"
+        seat.player_id: t("seat.computer_name", loc, name=seat.display_name)
         if played_by_computer(seat)
         else seat.display_name
         for seat in seats

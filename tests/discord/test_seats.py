@@ -26,6 +26,11 @@ def _dm_with(fake: FakeDiscord, user: User, marker: str) -> Message | None:
     return found[-1] if found else None
 
 
+def _table_text(table: Table) -> str:
+    shown = table.table_message()
+    return "" if shown is None else shown.content
+
+
 def _offers_a_seat(table: Table) -> bool:
     shown = table.table_message()
     return shown is not None and any(":seat:take:" in c for c in shown.custom_ids())
@@ -53,6 +58,7 @@ async def test_a_player_leaves_by_the_button_and_the_game_goes_on_to_its_end(
         await sure.wait_until(lambda i: any("You left" in m.content for m in i.messages), 10)
         assert session.player_of(leaver.id) is None
         await eventually(lambda: _said(fake, table, f"{leaver.name} left; a computer plays"))
+        await eventually(lambda: f"🤖 {leaver.name}" in _table_text(table))  # marked
         # Their hand message says so, without controls.
         await eventually(lambda: any("You left the game" in m.content for m in fake.dms(leaver)))
         left = next(m for m in fake.dms(leaver) if "You left the game" in m.content)
