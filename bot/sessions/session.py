@@ -201,8 +201,12 @@ class Session:
             raise StaleAction("refusal.turn.seat_returned")
         back = by == "person" and seat is not None and seat.missed > 0
         # A stand-in's move: the seat is no longer played by its own person alone.
-        assisted = by == "computer" and seat is not None and seat.kind is SeatKind.HUMAN
-        assisted = assisted and seat is not None and not seat.assisted
+        assisted = (
+            by == "computer"
+            and seat is not None
+            and seat.kind is SeatKind.HUMAN
+            and not seat.assisted
+        )
         if turn is not None and turn != game.turn:
             raise StaleAction("refusal.turn.earlier")
         draft = game.copy()
