@@ -6,11 +6,15 @@ them. They are pure Python so that every storage back end applies the same ones;
 only reads and writes the rows they describe.
 
 - Places come from the final scores; equal scores share a place and the next is skipped.
-- A finished game counts for every human seat in it (games, wins, rounds won, points for
-  and against, finishing place), also when computer players sat at the table — places are
-  taken among all seats. An abandoned game counts for nothing.
-- Ratings (openskill Plackett-Luce, ties passed as shared ranks) change only for games
-  between humans alone, since beating a program says little about a person's skill.
+- A finished game counts for every person seated at its end (games, wins, rounds won,
+  points for and against, finishing place), also when computer players sat at the table —
+  places are taken among all seats. An abandoned game counts for nothing.
+- A person who left a running game gets a forfeit once it finishes: a game played and lost,
+  placed last (behind every seat, the one they left included), with no points and no rounds won.
+- The one rating rule: ratings (openskill Plackett-Luce, ties passed as shared ranks) move
+  only for a game in which every seat was played by its own person from the deal to the end
+  — at least two people, no computer player, no stand-in move, nobody left, nobody took a
+  seat over. Beating a program, or a seat half played by one, says little about a person.
 
 A win is a first place (tied first places are all wins). Points for are the player's own
 final score and points against the other seats' final scores added up, in the game's own
@@ -96,6 +100,16 @@ class FinalSeat:
     place: int
     score: int
     rounds_won: int
+    assisted: bool = False
+    """Not played by one person from the deal to the end (see ``Seat.assisted``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leaver:
+    """A person who left a finished game before its end."""
+
+    user_id: int
+    display_name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +123,8 @@ class Credit:
     points_for: int
     points_against: int
     place: int
+    forfeit: bool = False
+    """They left the game: counted as played and lost, placed last."""
 
 
 def credits(seats: Sequence[FinalSeat]) -> tuple[Credit, ...]:
@@ -129,9 +145,24 @@ def credits(seats: Sequence[FinalSeat]) -> tuple[Credit, ...]:
     )
 
 
-def is_rated(seats: Sequence[FinalSeat]) -> bool:
-    """Whether the game moves ratings: only humans sat at it, at least two of them."""
-    return len(credits(seats)) == len(seats) >= 2
+def forfeits(seats: Sequence[FinalSeat], leavers: Sequence[Leaver]) -> tuple[Credit, ...]:
+    """What the game adds for each person who left it: a loss, placed after every seat (the
+    one they left included, since whoever finished it did better than leaving)."""
+    last = len(seats) + 1
+    return tuple(
+        Credit(leaver.user_id, leaver.display_name, 0, 0, 0, 0, last, forfeit=True)
+        for leaver in leavers
+    )
+
+
+def is_rated(seats: Sequence[FinalSeat], leavers: Sequence[Leaver] = ()) -> bool:
+    """Whether the game moves ratings: every seat played by its own person from the deal to
+    the end, at least two of them, and nobody left."""
+    return (
+        not leavers
+        and not any(seat.assisted for seat in seats)
+        and len(credits(seats)) == len(seats) >= 2
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,9 @@ class Seat:
     """Turns in a row the turn timer played for this person."""
     stand_in: str | None = None
     """The level of the computer player holding this person's seat (None: they play)."""
+    assisted: bool = False
+    """Not played by one person from the deal to the end: a stand-in moved for it, its
+    person left it, or someone took it over (the league rates no game with such a seat)."""
 
     def as_new(self) -> NewSeat:
         return NewSeat(self.kind, self.display_name, self.user_id, self.level)

@@ -28,6 +28,7 @@ from cogs import present
 from cogs.ids import LOBBY_VERBS
 from cogs.items import HandButton, LobbyButton, MoveButton, MoveSelect
 from cogs.present import action_code, action_label, card_text
+from cogs.seat_items import SeatButton
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
@@ -50,9 +51,12 @@ def lobby_view(game_id: int, loc: str) -> discord.ui.View:
     return view
 
 
-def table_view(game_id: int, loc: str) -> discord.ui.View:
+def table_view(game_id: int, loc: str, *, seat_free: bool = False) -> discord.ui.View:
+    """Show my hand; and Take a seat while a computer holds one (``seat_free``)."""
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id, t("button.show_hand", loc)))
+    if seat_free:
+        view.add_item(SeatButton("take", game_id, t("button.take_seat", loc)))
     return view
 
 
@@ -86,6 +90,7 @@ def hand_view(
         buttons.append(MoveButton("take", game_id, turn, t("button.take", loc, card=top)))
     if any(isinstance(a, EndRound) for a in legal):
         buttons.append(MoveButton("end", game_id, turn, t("button.end", loc)))
+    buttons.append(SeatButton("leave", game_id, t("button.leave_game", loc)))  # asks first
     if buttons:
         for button in buttons:
             button.row = 0

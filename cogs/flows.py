@@ -387,6 +387,12 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
     await guarded(interaction, work)
 
 
+async def join_running_without_seat(interaction: Interaction, session: s.Session) -> None:
+    """Someone not seated wants in while people hold every seat of the running game: the
+    one place that decides what happens then (for now a clear refusal)."""
+    raise s.NoFreeSeat("refusal.seat.no_free")
+
+
 # --- hands --------------------------------------------------------------------------------
 
 

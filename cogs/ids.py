@@ -12,9 +12,12 @@ HAND_TEMPLATE = r"rummy:hand:(?P<game>[0-9]{1,20})"
 MOVE_TEMPLATE = r"rummy:do:(?P<verb>draw|take|end):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
 PICK_TEMPLATE = r"rummy:pick:(?P<menu>[a-z0-9]{1,10}):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
 
+SEAT_TEMPLATE = r"rummy:seat:(?P<verb>leave|sure|back|take):(?P<game>[0-9]{1,20})"
 LOBBY_VERBS = ("join", "leave", "addbot", "start", "cancel")
 MOVE_VERBS = ("draw", "take", "end")
 MENUS = ("meld", "layoff", "discard", "discard2", "take")
+SEAT_VERBS = ("leave", "sure", "back", "take")
+"""Leave (asks first), sure (leaves), back (take my seat back), take (take over a seat)."""
 
 
 def lobby_id(verb: str, game_id: int) -> str:
@@ -31,3 +34,7 @@ def move_id(verb: str, game_id: int, turn: int) -> str:
 
 def pick_id(menu: str, game_id: int, turn: int) -> str:
     return f"rummy:pick:{menu}:{game_id}:{turn}"
+
+
+def seat_id(verb: str, game_id: int) -> str:
+    return f"rummy:seat:{verb}:{game_id}"

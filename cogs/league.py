@@ -87,6 +87,13 @@ def player_card(entry: LeagueEntry, recent: tuple[RecentGame, ...]) -> PlayerCar
 
 def player_text(entry: LeagueEntry, loc: str) -> str:
     average = entry.average_place
+    text = _player_line(entry, loc, average)
+    if entry.forfeits:
+        text += ", " + t("league.forfeits", loc, count=entry.forfeits)
+    return text
+
+
+def _player_line(entry: LeagueEntry, loc: str, average: float) -> str:
     return t(
         "league.player",
         loc,

@@ -17,7 +17,7 @@ from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
-from cogs import erasure, flows, present
+from cogs import erasure, flows, present, seat_flows
 from cogs.client import Interaction
 from cogs.picture_words import picture_words
 from cogs.replies import Refused, guarded, send
@@ -107,11 +107,14 @@ class Lobby(commands.Cog):
 
     @rummy.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:
-        await flows.lobby_command(interaction, "join")
+        await seat_flows.seat_command(interaction, "join")
 
-    @rummy.command(name="leave", description="Leave this channel's table before the game starts")
+    @rummy.command(
+        name="leave",
+        description="Leave this channel's table (once dealt, a computer plays your seat)",
+    )
     async def leave(self, interaction: Interaction) -> None:
-        await flows.lobby_command(interaction, "leave")
+        await seat_flows.seat_command(interaction, "leave")
 
     @rummy.command(
         name="addbot",

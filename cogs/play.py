@@ -31,9 +31,10 @@ from bot.rummy import (
     layoff_readings,
     readings,
 )
-from cogs import flows, present, typed
+from cogs import flows, present, seat_flows, typed
 from cogs.client import Interaction
 from cogs.items import DYNAMIC_ITEMS, Clicks
+from cogs.seat_items import SeatButton, SeatClicks
 
 log = logging.getLogger(__name__)
 
@@ -364,9 +365,11 @@ class Play(commands.Cog):
 
 async def setup(bot: RummyBot) -> None:
     bot.provide(Clicks, flows.CLICKS)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.provide(SeatClicks, seat_flows.CLICKS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, SeatButton)
     await bot.add_cog(Play(bot))
 
 
 async def teardown(bot: RummyBot) -> None:
     bot.withdraw(Clicks)
+    bot.withdraw(SeatClicks)

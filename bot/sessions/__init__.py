@@ -11,6 +11,7 @@ from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
     LobbyError,
+    NoFreeSeat,
     NoGameHere,
     NotAllowed,
     NotSeated,
@@ -37,6 +38,7 @@ __all__ = [
     "League",
     "Listener",
     "LobbyError",
+    "NoFreeSeat",
     "NoGameHere",
     "NotAllowed",
     "NotSeated",

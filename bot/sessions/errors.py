@@ -47,6 +47,10 @@ class LobbyError(SessionError):
     or a lobby operation once the cards are dealt."""
 
 
+class NoFreeSeat(LobbyError):
+    """Someone not seated asked to join a dealt game in which people hold every seat."""
+
+
 class SeatHeld(SessionError):
-    """A computer player holds the person's seat since they missed turns; ``/rummy join``
-    gives it back."""
+    """A computer player holds the person's seat since they missed turns; the Take my seat
+    back button (or ``/rummy join``) gives it back."""

@@ -41,7 +41,9 @@ class EventKind(StrEnum):
     """Half of the turn timer has passed (``actor``: whose turn it is); nothing changed."""
     SEAT = "seat"
     """A person's seat was handed to a computer player after missed turns (``actor``;
-    ``Seat.stand_in`` set), or taken back by the person (``stand_in`` cleared)."""
+    ``Seat.stand_in`` set), or taken back by the person (``stand_in`` cleared); or, in a
+    running game, its person left (the seat is a computer's now) or someone took over a
+    computer's seat (a person's now, the engine's player id unchanged)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,14 @@ SESSION_REFUSALS: Mapping[str, str] = {
     "refusal.lobby.rules": "{reason}",
     "refusal.lobby.seated": "You are already at this table.",
     "refusal.lobby.started": "The game has already started.",
-    "refusal.seat.held": "A computer player holds your seat; use /rummy join to take it back.",
+    "refusal.seat.held": (
+        "A computer player holds your seat; click Take my seat back on your hand in DMs,"
+        " or use /rummy join in the game's channel."
+    ),
+    "refusal.seat.left": "You left this game: you cannot sit down in it again.",
+    "refusal.seat.no_free": (
+        "No seat to take: people play every seat of this game. You can join the next one."
+    ),
     "refusal.seat.none": "not at this table",
     "refusal.seat.not_here": "That player is not at this table.",
     "refusal.table.broken": (

@@ -35,6 +35,7 @@ from bot.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 from bot.sessions.computers import Brains, ComputerSeats, seat_level
 from bot.sessions.errors import (
     LobbyError,
+    NoFreeSeat,
     NotAllowed,
     NotSeated,
     SeatHeld,
@@ -45,7 +46,7 @@ from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
 from bot.sessions.healing import Supervisor
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
-from bot.sessions.timers import Timing, TurnTimer
+from bot.sessions.timers import STAND_IN_LEVEL, Timing, TurnTimer
 from bot.storage import (
     GameChanged,
     GameRecord,
@@ -199,6 +200,13 @@ class Session:
         if by == "computer" and self.computer_level(player) is None:
             raise StaleAction("refusal.turn.seat_returned")
         back = by == "person" and seat is not None and seat.missed > 0
+        # A stand-in's move: the seat is no longer played by its own person alone.
+        assisted = (
+            by == "computer"
+            and seat is not None
+            and seat.kind is SeatKind.HUMAN
+            and not seat.assisted
+        )
         if turn is not None and turn != game.turn:
             raise StaleAction("refusal.turn.earlier")
         draft = game.copy()
@@ -228,6 +236,8 @@ class Session:
             await repo.append_action(self.game_id, seq, action_json, snapshot, now)
             if back:
                 await repo.set_stand_in(self.game_id, player, 0, None)
+            if assisted:
+                await repo.mark_assisted(self.game_id, player)
             for result in rounds:
                 await repo.record_round(self.game_id, result, draft.players)
             if draft.is_over:
@@ -240,6 +250,8 @@ class Session:
             )
         if back:
             self._record_seat(player, 0, None)
+        if assisted:
+            self._replace_seat(player, assisted=True)
         return self._event(EventKind.ACTION, player, action, rounds, timed=by == "timer")
 
     # --- the lobby -------------------------------------------------------------------------
@@ -255,6 +267,8 @@ class Session:
             # Back at the keyboard: the computer player gives the seat back.
             await self._set_seat(player, 0, None)
             return self._event(EventKind.SEAT, player)
+        if player is None and self._record.status is GameStatus.ACTIVE:
+            return await self._take_over(user_id, clean_name(display_name))
         self._lobby()
         if self.player_of(user_id) is not None:
             raise LobbyError("refusal.lobby.seated")
@@ -262,10 +276,75 @@ class Session:
         seats = [*self._new_seats(), NewSeat.human(user_id, clean_name(display_name))]
         return await self._save_lobby(self.host_id, seats, str(user_id))
 
-    async def leave(self, user_id: int) -> Committed:
-        """Give up a seat before the deal. A host who leaves hands the table to the next
-        person seated; with nobody left, the lobby is cancelled."""
-        return await self._run(lambda: self._remove(user_id, str(user_id)))
+    async def leave(self, user_id: int, *, level: str = STAND_IN_LEVEL) -> Committed:
+        """Give up a seat. Before the deal: a host who leaves hands the table to the next
+        person seated; with nobody left, the lobby is cancelled. In a dealt game: a computer
+        player of ``level`` plays the seat from now on (at once when it is its turn), the
+        person is kept as a leaver (a league forfeit) and may not sit down here again."""
+
+        async def work() -> Committed:
+            if self._record.status is GameStatus.LOBBY:
+                return await self._remove(user_id, str(user_id))
+            return await self._leave_running(user_id, level)
+
+        return await self._run(work)
+
+    async def _leave_running(self, user_id: int, level: str) -> Committed:
+        self._dealt()
+        player = self.player_of(user_id)
+        seat = None if player is None else self._seat(player)
+        if player is None or seat is None:
+            raise NotSeated("refusal.seat.none")
+        async with self._store.unit() as repo:
+            await repo.seat_left(self.game_id, seat, level)
+        computer = dataclasses.replace(
+            seat,
+            kind=SeatKind.COMPUTER,
+            user_id=None,
+            level=level,
+            missed=0,
+            stand_in=None,
+            assisted=True,
+        )
+        host = self.host_id
+        if host == user_id:
+            host = next((x.user_id for x in self.seats if x.user_id not in (None, user_id)), None)
+        self._record = dataclasses.replace(
+            self._record,
+            host_id=host,
+            seats=tuple(computer if x.player_id == player else x for x in self.seats),
+            leavers=(*self._record.leavers, user_id),
+        )
+        return self._event(EventKind.SEAT, player)
+
+    async def _take_over(self, user_id: int, display_name: str) -> Committed:
+        """Seat a person in the first seat a computer player holds (one added in the lobby,
+        or one playing for a person who left) for the rest of the game."""
+        if user_id in self._record.leavers:
+            raise LobbyError("refusal.seat.left")
+        seat = next((x for x in self.seats if x.kind is SeatKind.COMPUTER), None)
+        if seat is None:
+            raise NoFreeSeat("refusal.seat.no_free")
+        async with self._store.unit() as repo:
+            await repo.seat_taken(self.game_id, seat.seat, user_id, display_name)
+        self._replace_seat(
+            seat.player_id,
+            kind=SeatKind.HUMAN,
+            user_id=user_id,
+            display_name=display_name,
+            level=None,
+            missed=0,
+            stand_in=None,
+            assisted=True,
+        )
+        return self._event(EventKind.SEAT, seat.player_id)
+
+    def free_seat(self) -> Seat | None:
+        """The seat someone not seated would take over now: the first a computer player
+        holds in a dealt game; None in a lobby, or when people hold every seat."""
+        if self._record.status is not GameStatus.ACTIVE:
+            return None
+        return next((x for x in self.seats if x.kind is SeatKind.COMPUTER), None)
 
     async def kick(self, by_user: int, target: int | str, *, moderator: bool) -> Committed:
         """Take someone out of the lobby: ``target`` is a person's user id, or the player id
@@ -406,8 +485,11 @@ class Session:
         self._record_seat(player, missed, stand_in)
 
     def _record_seat(self, player: str, missed: int, stand_in: str | None) -> None:
+        self._replace_seat(player, missed=missed, stand_in=stand_in)
+
+    def _replace_seat(self, player: str, **fields: Any) -> None:
         seats = tuple(
-            dataclasses.replace(x, missed=missed, stand_in=stand_in) if x.player_id == player else x
+            dataclasses.replace(x, **fields) if x.player_id == player else x
             for x in self._record.seats
         )
         self._record = dataclasses.replace(self._record, seats=seats)
@@ -559,13 +641,13 @@ class Session:
             if (before.seats, before.host_id) != (record.seats, record.host_id):
                 return self._event(EventKind.LOBBY, None)
             return None
-        # A seat handed to a computer player or taken back (a missed turn alone says
-        # nothing to anybody).
+        # A seat handed to a computer player, taken back, left or taken over (a missed turn
+        # alone says nothing to anybody).
         changed = next(
             (
                 a
                 for a, b in zip(record.seats, before.seats, strict=False)
-                if a.stand_in != b.stand_in
+                if (a.stand_in, a.kind, a.user_id) != (b.stand_in, b.kind, b.user_id)
             ),
             None,
         )
@@ -764,6 +846,9 @@ class Session:
                 else:
                     if self.host_id == user_id:
                         self._record = dataclasses.replace(self._record, host_id=None)
+                    if user_id in self._record.leavers:  # (their forfeit goes with them)
+                        leavers = tuple(x for x in self._record.leavers if x != user_id)
+                        self._record = dataclasses.replace(self._record, leavers=leavers)
                     return None
             except GameChanged:
                 self._stale = True

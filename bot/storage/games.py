@@ -161,6 +161,41 @@ class GameRows(LeagueRows):
             "a person's seat",
         )
 
+    async def seat_left(self, game_id: int, seat: Seat, level: str) -> None:
+        """The person in ``seat`` left the running game: a computer player of ``level``
+        plays the seat from now on, and the person is kept as a leaver (a league forfeit)."""
+        if seat.user_id is None:
+            raise ValueError("only a person's seat can be left")
+        await self._conn.execute(
+            "INSERT INTO leavers (game_id, user_id, seat, display_name) VALUES (?, ?, ?, ?)",
+            (game_id, seat.user_id, seat.seat, seat.display_name),
+        )
+        await self._update_one(
+            "UPDATE seats SET kind = 'computer', user_id = NULL, level = ?, missed = 0,"
+            " stand_in = NULL, assisted = 1 WHERE game_id = ? AND seat = ? AND user_id = ?",
+            (level, game_id, seat.seat, seat.user_id),
+            game_id,
+            "a person's seat",
+        )
+
+    async def seat_taken(self, game_id: int, seat: int, user_id: int, display_name: str) -> None:
+        """A person took over the computer player's ``seat`` for the rest of the game."""
+        await self._update_one(
+            "UPDATE seats SET kind = 'human', user_id = ?, display_name = ?, level = NULL,"
+            " missed = 0, stand_in = NULL, assisted = 1"
+            " WHERE game_id = ? AND seat = ? AND kind = 'computer'",
+            (user_id, display_name, game_id, seat),
+            game_id,
+            "a computer's seat",
+        )
+
+    async def mark_assisted(self, game_id: int, player_id: str) -> None:
+        """A computer moved for a person's seat (see ``Seat.assisted``)."""
+        await self._conn.execute(
+            "UPDATE seats SET assisted = 1 WHERE game_id = ? AND player_id = ?",
+            (game_id, player_id),
+        )
+
     async def load_game(self, game_id: int) -> GameRecord | None:
         records = await self._records(await self._conn.execute_fetchall(_GAME_BY_ID, (game_id,)))
         return records[0] if records else None
@@ -219,6 +254,7 @@ class GameRows(LeagueRows):
         rows = list(rows)
         seats = await self._seats([int(row["id"]) for row in rows])
         deadlines = await self._deadlines([int(row["id"]) for row in rows])
+        leavers = await self._leavers([int(row["id"]) for row in rows])
         return [
             GameRecord(
                 id=row["id"],
@@ -237,6 +273,7 @@ class GameRows(LeagueRows):
                 turn_timer=row["turn_timer"],
                 deadline=deadlines.get(row["id"]),
                 lobby_channel_id=row["lobby_channel_id"],
+                leavers=tuple(leavers.get(row["id"], ())),
             )
             for row in rows
         ]
@@ -249,7 +286,7 @@ class GameRows(LeagueRows):
         # One query for all games: start-up loads a thousand.
         rows = await self._conn.execute_fetchall(
             "SELECT game_id, seat, player_id, kind, user_id, display_name, level, missed,"
-            " stand_in FROM seats"
+            " stand_in, assisted FROM seats"
             " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
             (dump_json(ids),),
         )
@@ -264,8 +301,23 @@ class GameRows(LeagueRows):
                     level=row["level"],
                     missed=row["missed"],
                     stand_in=row["stand_in"],
+                    assisted=bool(row["assisted"]),
                 )
             )
+        return by_game
+
+    async def _leavers(self, game_ids: Iterable[int]) -> dict[int, list[int]]:
+        ids = list(game_ids)
+        by_game: dict[int, list[int]] = defaultdict(list)
+        if not ids:
+            return by_game
+        rows = await self._conn.execute_fetchall(
+            "SELECT game_id, user_id FROM leavers"
+            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat, user_id",
+            (dump_json(ids),),
+        )
+        for row in rows:
+            by_game[row["game_id"]].append(int(row["user_id"]))
         return by_game
 
     async def _deadlines(self, game_ids: Iterable[int]) -> dict[int, Deadline]:

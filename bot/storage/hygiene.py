@@ -9,6 +9,7 @@ played stay whole for the other players:
 - an active game they sit in is abandoned first (a table cannot go on with a player who no
   longer exists), and a lobby they sit in is cancelled (the sessions take a person out of a
   lobby that is loaded before they get here, so this only meets lobbies no process serves);
+- the games they left keep no note of them (no forfeit is counted for them);
 - their league rows are dropped. The other players' figures and ratings are left as they
   were: they were earned in those games, and recomputing them would rewrite history.
 """
@@ -53,6 +54,7 @@ class PersonalDataRows(GameRows):
                 )
         await self._conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
         await self._conn.execute("DELETE FROM user_settings WHERE user_id = ?", (user_id,))
+        await self._conn.execute("DELETE FROM leavers WHERE user_id = ?", (user_id,))
         for table in ("messages", "turn_deadlines"):
             await self._conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
         cursor = await self._conn.execute(

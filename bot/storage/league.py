@@ -77,26 +77,37 @@ class LeagueRows(Rows):
                 place=row["place"],
                 score=row["score"],
                 rounds_won=row["rounds_won"],
+                assisted=bool(row["assisted"]),
             )
             for row in await self._conn.execute_fetchall(
-                "SELECT s.kind, s.user_id, s.display_name, t.place, t.score, t.rounds_won"
-                " FROM seats s JOIN standings t ON t.game_id = s.game_id AND t.seat = s.seat"
+                "SELECT s.kind, s.user_id, s.display_name, s.assisted, t.place, t.score,"
+                " t.rounds_won FROM seats s"
+                " JOIN standings t ON t.game_id = s.game_id AND t.seat = s.seat"
                 " WHERE s.game_id = ? ORDER BY s.seat",
+                (game_id,),
+            )
+        ]
+        leavers = [
+            league.Leaver(int(row["user_id"]), row["display_name"])
+            for row in await self._conn.execute_fetchall(
+                "SELECT user_id, display_name FROM leavers WHERE game_id = ?"
+                " ORDER BY seat, user_id",
                 (game_id,),
             )
         ]
         credits = league.credits(seats)
         await self._conn.executemany(
             "INSERT INTO league_players (guild_id, season, user_id, display_name, games, wins,"
-            " rounds_won, points_for, points_against, place_sum, mu, sigma)"
+            " rounds_won, points_for, points_against, place_sum, forfeits, mu, sigma)"
             " VALUES (:guild, :season, :user, :name, 1, :win, :rounds, :score, :against, :place,"
-            " :mu, :sigma)"
+            " :forfeit, :mu, :sigma)"
             " ON CONFLICT (guild_id, season, user_id) DO UPDATE SET"
             " display_name = excluded.display_name, games = games + 1,"
             " wins = wins + excluded.wins, rounds_won = rounds_won + excluded.rounds_won,"
             " points_for = points_for + excluded.points_for,"
             " points_against = points_against + excluded.points_against,"
-            " place_sum = place_sum + excluded.place_sum",
+            " place_sum = place_sum + excluded.place_sum,"
+            " forfeits = forfeits + excluded.forfeits",
             [
                 {
                     "guild": guild_id,
@@ -108,13 +119,14 @@ class LeagueRows(Rows):
                     "score": credit.points_for,
                     "against": credit.points_against,
                     "place": credit.place,
+                    "forfeit": int(credit.forfeit),
                     "mu": league.NEWCOMER.mu,
                     "sigma": league.NEWCOMER.sigma,
                 }
-                for credit in credits
+                for credit in (*credits, *league.forfeits(seats, leavers))
             ],
         )
-        if league.is_rated(seats):
+        if league.is_rated(seats, leavers):
             await self._rate(guild_id, season.number, credits)
         return season.number
 
@@ -257,4 +269,5 @@ def _entry(row: Any) -> LeagueEntry:
         rated_games=row["rated_games"],
         mu=row["mu"],
         sigma=row["sigma"],
+        forfeits=row["forfeits"],
     )

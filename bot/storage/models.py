@@ -57,6 +57,8 @@ class GameRecord:
     lobby_channel_id: int | None = None
     """The text channel holding the lobby message when the game lives in a thread started
     from it (``channel_id`` is then the thread); None when it plays where its lobby is."""
+    leavers: tuple[int, ...] = ()
+    """The people who left this game while it ran (they may not sit down in it again)."""
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -117,6 +119,8 @@ class LeagueEntry:
     rated_games: int
     mu: float
     sigma: float
+    forfeits: int = 0
+    """Games left before their end (counted in ``games``, lost, placed last)."""
 
     @property
     def win_rate(self) -> float:

@@ -13,17 +13,23 @@ from __future__ import annotations
 from bot import sessions as s
 from cogs import present
 from cogs.display.game_messages import GameMessages, TurnNote
+from cogs.display.seat_changes import marked_names, seat_changed
 
 
 def note(messages: GameMessages, event: s.Committed) -> None:
     """Take ``event`` as the newest state of the game and mark what it changed."""
     messages.latest = event
-    messages.names = {seat.player_id: seat.display_name for seat in event.seats}
+    before_users, before_names = messages.users, messages.names
+    messages.names = marked_names(event.seats, messages.locale)
     messages.users = {
         seat.player_id: seat.user_id for seat in event.seats if seat.user_id is not None
     }
     kind = event.kind
-    if kind is s.EventKind.REMINDER or kind is s.EventKind.SEAT:
+    if kind is s.EventKind.SEAT and seat_changed(messages, event, before_users, before_names):
+        messages.dirty.add("table")
+    elif kind is s.EventKind.REMINDER or kind is s.EventKind.SEAT:
+        if kind is s.EventKind.SEAT:
+            messages.dirty.add("table")  # the marks of the seats a computer plays
         _notice(messages, event)
     elif kind is s.EventKind.LOBBY:
         messages.dirty.add("lobby")
@@ -82,6 +88,7 @@ def _notice(messages: GameMessages, event: s.Committed) -> None:
         return
     seat = next((x for x in event.seats if x.player_id == player), None)
     held = seat is not None and seat.stand_in is not None
+    name = name if seat is None else seat.display_name  # (without the computer's mark)
     messages.notices.append((name, "replaced" if held else "back", 0))
 
 

@@ -100,7 +100,12 @@ class ChannelPosts:
         words = picture_words(messages.locale)
         picture = await asyncio.to_thread(render_table, view, names=messages.names, words=words)
         live = event.status is s.SessionStatus.ACTIVE
-        buttons = components.table_view(messages.game_id, messages.locale) if live else None
+        free = any(seat.kind is s.SeatKind.COMPUTER for seat in event.seats)
+        buttons = (
+            components.table_view(messages.game_id, messages.locale, seat_free=free)
+            if live
+            else None
+        )
         file = discord.File(io.BytesIO(picture), filename="table.png")
         old = messages.table_message
         if old is not None and messages.repost_table:

@@ -95,11 +95,17 @@ class GameMessages:
     announcements: list[s.Committed] = field(default_factory=list)
     notices: list[tuple[str, str, int]] = field(default_factory=list)
     """Turn-timer messages still to send: (player or name, "reminder" | "replaced" |
-    "back", deadline as a Unix time)."""
+    "back", deadline as a Unix time); or (the words, "said", 0) for a seat that changed
+    hands."""
     hooks: dict[str, Hook] = field(default_factory=dict)
     """player -> their last interaction on their hand DM and the hand message it can change:
     its webhook edits and deletes that message, and sends the next one as a follow-up, for
     15 minutes without counting against the global rate limit."""
+    released: dict[str, tuple[int, tuple[int, int] | None]] = field(default_factory=dict)
+    """player -> (user id, their last hand message) of a person who left the seat: that
+    message is edited once to say so (see ``seat_changes``)."""
+    held_news: set[str] = field(default_factory=set)
+    """Players whose seat a stand-in just took: their hand DM comes as a new message."""
     claims: set[str] = field(default_factory=set)
     """Hands an interaction is showing itself (so the worker leaves them alone)."""
     latest: s.Committed | None = None

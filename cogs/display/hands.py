@@ -32,6 +32,7 @@ from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS, Pings
+from cogs.display.seat_changes import held_hand, held_seat
 from cogs.picture_words import picture_words
 from rendering import render_hand
 
@@ -89,6 +90,9 @@ async def dm_hand(
     next one is the same player's (it begins with a new message)."""
     if view is None:
         return (None, None, None), False
+    if held_seat(messages.latest, player) and not view.is_over:
+        content, take_back = held_hand(messages.game_id, loc)
+        return (content, None, take_back), False
     if whole or (view.current == player and legal and not view.is_over and not ended):
         lines = recent.for_player(messages, player, loc)
         hand = await hand_message(
@@ -133,15 +137,23 @@ class Hands:
     async def show(
         self, messages: GameMessages, channel: discord.PartialMessageable, player: str, notify: bool
     ) -> None:
+        if player in messages.released:
+            await self._released(messages, player)
         user_id = messages.users.get(player)
         event = messages.latest
         if user_id is None or event is None:
             return
         loc = self.user_locale(user_id, messages)
+        if player in messages.held_news:
+            messages.held_news.discard(player)
+            notify = held_seat(event, player)  # told by a new message that the seat is held
         quiet = notify and self.at_keyboard(messages, player, user_id)
         if player in messages.dm_closed:
             if notify and not quiet:
-                await self.pings.ping(messages, channel, player, user_id)
+                text = None
+                if held_seat(event, player):
+                    text = t("seat.held_ping", messages.locale, mention=f"<@{user_id}>")
+                await self.pings.ping(messages, channel, player, user_id, text)
             return
         old = messages.hand_messages.get(player)
         if old is None or (notify and not quiet):
@@ -165,6 +177,18 @@ class Hands:
             messages.collapsed.add(player)
         else:
             messages.collapsed.discard(player)
+
+    async def _released(self, messages: GameMessages, player: str) -> None:
+        """The last hand message of a person who left the seat says so, without controls."""
+        user_id, where = messages.released.pop(player)
+        if where is None:
+            return
+        text = t("seat.you_left", self.user_locale(user_id, messages))
+        self.keeper.keep(messages, MessageKind.HAND, None, player)
+        with contextlib.suppress(discord.NotFound):
+            await self.pace()
+            dm = self.bot.get_partial_messageable(where[0])
+            await dm.get_partial_message(where[1]).edit(content=text, attachments=[], view=None)
 
     async def _send(
         self,

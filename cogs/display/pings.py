@@ -28,6 +28,10 @@ class Pings:
         notice: tuple[str, str, int],
     ) -> None:
         who, what, when = notice
+        if what == "said":
+            await self.pace()
+            await channel.send(who, allowed_mentions=NO_MENTIONS)
+            return
         if what == "reminder":
             user_id = messages.users.get(who)
             if user_id is not None:

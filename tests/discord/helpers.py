@@ -269,12 +269,15 @@ async def play_to_end(table: Table, max_moves: int = 300) -> int:
     """Play the channel's game to its end by slash commands, each player taking the first
     meld autocomplete offers, then the first discard it offers; returns the moves made."""
     fake, channel, session = table.fake, table.here, table.session()
-    users = {str(u.id): u for u in table.players}
     moves = 0
     while session.status is SessionStatus.ACTIVE and moves < max_moves:
         view = session.view(None)
         assert view.current is not None
-        user = users[view.current]
+        users = {session.player_of(u.id): u for u in table.players}
+        user = users.get(view.current)
+        if user is None:  # a computer's turn (a seat left, or not taken over)
+            await eventually(lambda: not on_turn(session, view.turn))  # noqa: B023
+            continue
         await eventually(dm_shows(table, user, session.view(view.current).hand))
         if not view.stock_size:
             assert "ended the round" in await table.text(user, "endround")

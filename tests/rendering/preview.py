@@ -33,7 +33,8 @@ DESKTOP = (550, 350)
 PHONE_WIDTH = 360
 
 TWO = {"ann": "Zoë Ångström", "bob": "Дмитрий Шостакович"}
-FOUR = {"ann": "Šárka Čechová", "bob": "李小龙", "cpu-1": "سارا", "dee": "Renée 🔥"}
+FOUR = {"ann": "Šárka Čechová", "bob": "李小龙", "cpu-1": "سارا", "dee": "🤖 Renée 🔥"}
+"""(with a seat a computer plays for a person who left or missed turns: its mark)"""
 SEVEN = {
     "ann": "Zoë Ångström",
     "bob": "Дмитрий",

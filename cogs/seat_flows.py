@@ -1,0 +1,99 @@
+"""Who plays a seat of a running game: ``/rummy join`` and ``/rummy leave`` once the cards
+are dealt, and the seat buttons (Leave the game, its confirmation, Take my seat back, Take
+a seat).
+
+Leaving hands the seat to a computer player for the rest of the game; joining takes back
+one's own seat from a stand-in, or takes over the first seat a computer holds. The session
+decides and commits; the display tells the channel and updates the hands (``cogs.display``).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot import sessions as s
+from bot.i18n import locale_of, t
+from cogs import flows
+from cogs.client import Interaction
+from cogs.replies import after_commit, guarded, send
+from cogs.seat_items import SeatButton, SeatClicks
+
+
+async def seat_command(interaction: Interaction, verb: str) -> None:
+    """/rummy join or /rummy leave: about a running game here, else the lobby's."""
+    session = flows.session_here(interaction) if interaction.guild_id is not None else None
+    if session is None or session.status is not s.SessionStatus.ACTIVE:
+        await flows.lobby_command(interaction, verb)
+        return
+
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        flows.remember(interaction)
+        if verb == "join":
+            await join_running(interaction, session)
+        else:
+            await leave_running(interaction, session)
+
+    await guarded(interaction, work)
+
+
+async def join_running(interaction: Interaction, session: s.Session) -> None:
+    """Back to one's own seat from its stand-in; else take over the first computer-held
+    seat; with none, :func:`flows.join_running_without_seat` decides."""
+    user = interaction.user
+    loc = locale_of(interaction)
+    player = session.player_of(user.id)
+    if player is not None:
+        if session.computer_level(player) is None:
+            raise s.LobbyError("refusal.lobby.seated")
+        await session.join(user.id, user.display_name)  # back from the stand-in
+        with after_commit("error.after_commit.lobby"):
+            await send(interaction, t("timer.you_are_back", loc))
+        return
+    free = session.free_seat()
+    if free is None:
+        await flows.join_running_without_seat(interaction, session)
+        return
+    try:
+        await session.join(user.id, user.display_name)
+    except s.NoFreeSeat:  # taken by someone else meanwhile
+        await flows.join_running_without_seat(interaction, session)
+        return
+    with after_commit("error.after_commit.lobby"):
+        await send(interaction, t("seat.you_took", loc, seat=free.display_name))
+
+
+async def leave_running(interaction: Interaction, session: s.Session) -> None:
+    await session.leave(interaction.user.id)
+    with after_commit("error.after_commit.lobby"):
+        await send(interaction, t("seat.you_left", locale_of(interaction)))
+
+
+async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None:
+    """Leave asks first (an ephemeral Leave, so a slip never leaves); the others act."""
+
+    async def work() -> None:
+        loc = locale_of(interaction)
+        flows.remember(interaction)
+        session = flows.game_session(interaction, game_id, in_dm=verb != "take")
+        if verb == "leave":
+            flows.seated(session, interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(SeatButton("sure", game_id, t("button.leave", loc)))
+            await send(interaction, t("seat.leave_confirm", loc), view=view)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if verb == "sure":
+            await leave_running(interaction, session)
+        elif verb == "back":
+            player = flows.seated(session, interaction)
+            if session.computer_level(player) is None:
+                raise s.StaleAction("refusal.turn.seat_returned")
+            await join_running(interaction, session)
+        else:
+            await join_running(interaction, session)
+
+    await guarded(interaction, work)
+
+
+CLICKS = SeatClicks(click=seat_button)

@@ -1,0 +1,63 @@
+"""The buttons that change who plays a seat of a running game: Leave the game (and its
+confirmation), Take my seat back (a stand-in's person), Take a seat (someone not seated,
+while a computer holds one).
+
+Like every component they survive restarts (``cogs.items``); what a click does is handed to
+the :class:`SeatClicks` the play extension provides, so this module imports no flow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from cogs import ids
+from cogs.client import Interaction, rummy_bot
+
+
+@dataclass(frozen=True)
+class SeatClicks:
+    """What the seat buttons do: (interaction, verb, game id)."""
+
+    click: Callable[[Interaction, str, int], Awaitable[None]]
+
+
+_STYLES = {
+    "leave": discord.ButtonStyle.secondary,
+    "sure": discord.ButtonStyle.danger,
+    "back": discord.ButtonStyle.success,
+    "take": discord.ButtonStyle.success,
+}
+
+
+class SeatButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=ids.SEAT_TEMPLATE,
+):
+    def __init__(self, verb: str, game_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or verb,
+                style=_STYLES.get(verb, discord.ButtonStyle.secondary),
+                custom_id=ids.seat_id(verb, game_id),
+            )
+        )
+        self.verb = verb
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> SeatButton:
+        return cls(match["verb"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await rummy_bot(interaction).service(SeatClicks).click(interaction, self.verb, self.game_id)
