@@ -1,7 +1,8 @@
 """Write the pictures as people see them, to look at before a change lands.
 
 ``python -m tests.rendering.preview DIR`` (or ``make pictures DEST=DIR``) renders the test
-scenes with 2, 4 and 7 players and a Rummy 500 table, and two hands, in both themes, with names
+scenes with 2, 4 and 7 players and a Rummy 500 table, and two hands (one also as a person may
+choose it: four-colour deck, sorted by rank), in both themes, with names
 in several scripts, each three times: full size, scaled into Discord's desktop box (550 x 350)
 and to a phone's 360 px width. Discord scales a picture down, never up, so the first two of a
 small picture can be the same.
@@ -57,6 +58,9 @@ def pictures(theme: str) -> Mapping[str, bytes]:
         "table4_500": render_table(scenes.deep_discard_table(), names=FOUR, theme=theme),
         "table7": render_table(scenes.crowded_table(), names=SEVEN, theme=theme),
         "hand13": render_hand(scenes.thirteen_card_hand(), theme=theme),
+        "hand13_four_rank": render_hand(
+            scenes.thirteen_card_hand(), theme=theme, four_colour=True, sort_by="rank"
+        ),
         "hand_take": render_hand(scenes.deep_take_hand(), theme=theme),
     }
 

@@ -12,7 +12,7 @@ from tests.rendering.preview import DESKTOP, PHONE_WIDTH, write
 
 def test_the_preview_writes_each_picture_as_desktop_and_phone_show_it(tmp_path: Path) -> None:
     written = write(tmp_path)
-    assert len(written) == 2 * 6 * 3
+    assert len(written) == 2 * 7 * 3
     for path in written:
         with Image.open(path) as image:
             width, height = image.size
