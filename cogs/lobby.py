@@ -260,7 +260,7 @@ class Lobby(commands.Cog):
         name="preferences", description="Your own settings: cards, pictures, hand order, turns"
     )
     @app_commands.describe(
-        deck="four_colours: clubs green and diamonds blue; two_colours: red and black",
+        deck="Four colours: clubs green and diamonds blue; two colours: red and black",
         theme="Your pictures dark or light",
         sort="Your hand ordered by suit or by rank",
         notify="every_turn: a new DM each turn; when_away: only after 2 minutes away from the game",
