@@ -7,9 +7,11 @@ metadata). Storage keeps only what was changed, by name, as JSON, so a new setti
 field and nothing in storage. A stored value that no longer fits its field (a renamed,
 retyped or retired setting) is ignored, so an old database never stops anyone from playing.
 
-The settings of one server are read in the process that owns its shard; a person's are
-read wherever their clicks arrive, and a person changes them through the same process, so
-each cache is its process's own and needs no invalidation from elsewhere.
+Each cache is its process's own. A server's settings are read and changed only in the
+process that owns its shard, so its cache is always right. A person's are read by every
+process that shows them a hand: with several processes, a change made through one reaches
+the others' caches only when they restart (the one thing to add, by a notice between them,
+before running more than one process).
 """
 
 from __future__ import annotations
