@@ -19,6 +19,7 @@ import discord
 
 from bot import sessions as s
 from bot.i18n import locale_of, t
+from bot.personal_settings import UNCHOSEN, PersonalSettings
 from bot.rummy import Action, GameView, Ruleset
 from bot.sessions.messages import MessageKind
 from cogs import components, present, threads
@@ -112,6 +113,11 @@ def set_quiet(interaction: Interaction, away: bool) -> None:
             quiet.add(interaction.user.id)
         else:
             quiet.discard(interaction.user.id)
+
+
+async def look_of(interaction: Interaction) -> PersonalSettings:
+    """What the person chose for the pictures and hands they see."""
+    return await manager(interaction).personal_settings.of(interaction.user.id)
 
 
 def is_moderator(interaction: Interaction, permission: str = "manage_messages") -> bool:
@@ -405,7 +411,8 @@ async def show_hand(interaction: Interaction, session: s.Session) -> None:
     messages = notifier(interaction).messages_of(
         session.game_id, session.guild_id, session.channel_id
     )
-    content, file, view = await live_hand(session, messages, player, loc)
+    look = await look_of(interaction)
+    content, file, view = await live_hand(session, messages, player, loc, look)
     if content is None:
         raise s.SessionClosed("refusal.hand.none")
     await send(interaction, content, ephemeral=True, file=file, view=view)
@@ -469,12 +476,14 @@ async def move_command(interaction: Interaction, build: Any) -> None:
             me = present.as_text(session.names.get(player) or interaction.user.display_name)
             said = present.move_text(me, event.action or action, after, loc)
             if player in messages.dm_closed:
-                content, file, view = await committed_hand(event, messages, player, loc)
+                look = await look_of(interaction)
+                content, file, view = await committed_hand(event, messages, player, loc, look)
                 await send(interaction, present.fit([said, content or ""]), file=file, view=view)
                 return
             lines = [said]
             if after is not None and not after.is_over:
-                lines.append(present.hand_text(after, session.names, loc))
+                sort_by = (await look_of(interaction)).sort
+                lines.append(present.hand_text(after, session.names, loc, sort_by=sort_by))
             await send(interaction, present.fit(lines))
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
@@ -515,9 +524,11 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
                         player,
                         loc,
                         ended=event.turn != turn,
+                        look=await look_of(interaction),
                     )
                 else:
-                    content, file, view = await committed_hand(event, messages, player, loc)
+                    look = await look_of(interaction)
+                    content, file, view = await committed_hand(event, messages, player, loc, look)
                 await interaction.edit_original_response(
                     content=content,
                     attachments=[file] if file is not None else [],
@@ -542,7 +553,13 @@ async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str
     await guarded(interaction, work)
 
 
-async def live_hand(session: s.Session, messages: GameMessages, player: str, loc: str) -> Hand:
+async def live_hand(
+    session: s.Session,
+    messages: GameMessages,
+    player: str,
+    loc: str,
+    look: PersonalSettings = UNCHOSEN,
+) -> Hand:
     """The hand of ``player`` read from the live session (view and legal actions taken
     together, so the menus match the custom ids' turn), or from the last commit once the
     game has ended."""
@@ -553,13 +570,20 @@ async def live_hand(session: s.Session, messages: GameMessages, player: str, loc
         legal = list(session.legal_actions(player))
     else:
         view = messages.latest.views.get(player) if messages.latest is not None else None
-    return await hand_message(session.game_id, view, legal, messages.names, loc)
+    return await hand_message(session.game_id, view, legal, messages.names, loc, look=look)
 
 
-async def committed_hand(event: s.Committed, messages: GameMessages, player: str, loc: str) -> Hand:
+async def committed_hand(
+    event: s.Committed,
+    messages: GameMessages,
+    player: str,
+    loc: str,
+    look: PersonalSettings = UNCHOSEN,
+) -> Hand:
     """The hand of ``player`` as the move they just made left it."""
     view = event.views.get(player)
-    return await hand_message(event.game_id, view, event.legal.get(player, ()), messages.names, loc)
+    legal = event.legal.get(player, ())
+    return await hand_message(event.game_id, view, legal, messages.names, loc, look=look)
 
 
 # --- hints --------------------------------------------------------------------------------

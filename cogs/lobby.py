@@ -17,10 +17,10 @@ from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
-from cogs import erasure, flows, present, seat_flows
+from cogs import erasure, flows, present, seat_flows, settings
 from cogs.client import Interaction
 from cogs.picture_words import picture_words
-from cogs.replies import Refused, guarded, send
+from cogs.replies import guarded, send
 from rendering import render_table
 
 VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
@@ -29,8 +29,19 @@ LEVELS = [
     app_commands.Choice(name="normal", value="normal"),
     app_commands.Choice(name="hard", value="hard"),
 ]
-DEFAULT_TIMER = 2
-"""Minutes a turn may take unless the host chooses otherwise."""
+RULE_OPTIONS = {
+    "target": "Score that ends the game",
+    "jokers": "Play with jokers (Parlett, Rummy 500)",
+    "two_decks": "Parlett: two decks for four or five players",
+    "ace_high": "Parlett: aces high or low",
+    "ace_always_low": "Rummy 500: aces always low",
+    "scoring": "Classic: winner scores the others' hands (positive) or all score their own",
+    "simple_scoring": "Every card counts 5 and tens/faces 10 (Classic, Rummy 500)",
+    "limit_layoffs": "Lay off one card per turn, after melding (Classic, Rummy 500)",
+    "must_discard_to_go_out": "Going out needs a final discard",
+    "ten_for_three": "Parlett: ten cards each with three players",
+}
+"""The house rules a table may change, as ``/rummy new`` and ``/rummy settings`` take them."""
 NOTIFY = [
     app_commands.Choice(name="every_turn", value="every_turn"),
     app_commands.Choice(name="when_away", value="when_away"),
@@ -38,6 +49,18 @@ NOTIFY = [
 SWITCH = [
     app_commands.Choice(name="on", value="on"),
     app_commands.Choice(name="off", value="off"),
+]
+DECKS = [
+    app_commands.Choice(name="four colours", value="four_colours"),
+    app_commands.Choice(name="two colours", value="two_colours"),
+]
+THEMES = [
+    app_commands.Choice(name="dark", value="dark"),
+    app_commands.Choice(name="light", value="light"),
+]
+SORTS = [
+    app_commands.Choice(name="by suit", value="suit"),
+    app_commands.Choice(name="by rank", value="rank"),
 ]
 SCORINGS = [
     app_commands.Choice(name="positive", value="positive"),
@@ -56,23 +79,14 @@ class Lobby(commands.Cog):
     @rummy.command(name="new", description="Open a table in this channel")
     @app_commands.describe(
         variant="Which Rummy",
-        target="Score that ends the game",
-        jokers="Play with jokers (Parlett, Rummy 500)",
-        two_decks="Parlett: two decks for four or five players",
-        ace_high="Parlett: aces high or low",
-        ace_always_low="Rummy 500: aces always low",
-        scoring="Classic: winner scores the others' hands (positive) or all score their own",
-        simple_scoring="Every card counts 5 and tens/faces 10 (Classic, Rummy 500)",
-        limit_layoffs="Lay off one card per turn, after melding (Classic, Rummy 500)",
-        must_discard_to_go_out="Going out needs a final discard",
-        ten_for_three="Parlett: ten cards each with three players",
+        **RULE_OPTIONS,
         timer="Minutes a turn may take before it is played for the player (0: no timer)",
     )
     @app_commands.choices(variant=VARIANTS, scoring=SCORINGS)
     async def new(
         self,
         interaction: Interaction,
-        variant: app_commands.Choice[str],
+        variant: app_commands.Choice[str] | None = None,
         target: app_commands.Range[int, 1, 100000] | None = None,
         jokers: bool | None = None,
         two_decks: bool | None = None,
@@ -83,25 +97,26 @@ class Lobby(commands.Cog):
         limit_layoffs: bool | None = None,
         must_discard_to_go_out: bool | None = None,
         ten_for_three: bool | None = None,
-        timer: app_commands.Range[int, 0, 60] = DEFAULT_TIMER,
+        timer: app_commands.Range[int, 0, 60] | None = None,
     ) -> None:
-        chosen: dict[str, Any] = {
-            "target": target,
-            "jokers": jokers,
-            "two_decks": two_decks,
-            "ace_high": ace_high,
-            "ace_always_low": ace_always_low,
-            "scoring": scoring.value if scoring is not None else None,
-            "simple_scoring": simple_scoring,
-            "limit_layoffs": limit_layoffs,
-            "must_discard_to_go_out": must_discard_to_go_out,
-            "ten_for_three": ten_for_three,
-        }
-        options = {name: value for name, value in chosen.items() if value is not None}
+        # Without a variant or a timer, the server's defaults (cogs.settings).
+        options = _rule_options(
+            target=target,
+            jokers=jokers,
+            two_decks=two_decks,
+            ace_high=ace_high,
+            ace_always_low=ace_always_low,
+            scoring=scoring,
+            simple_scoring=simple_scoring,
+            limit_layoffs=limit_layoffs,
+            must_discard_to_go_out=must_discard_to_go_out,
+            ten_for_three=ten_for_three,
+        )
 
         async def work() -> None:
-            ruleset = preset(variant.value, **options)
-            await flows.create_lobby(interaction, ruleset, timer)
+            name = variant.value if variant is not None else None
+            ruleset, minutes = await settings.table_to_open(interaction, name, options, timer)
+            await flows.create_lobby(interaction, ruleset, minutes)
 
         await guarded(interaction, work)
 
@@ -169,8 +184,15 @@ class Lobby(commands.Cog):
             view = session.view(None)
             names = dict(session.names)
             text = present.table_text(view, names, loc)
-            words = picture_words(loc)
-            picture = await asyncio.to_thread(render_table, view, names=names, words=words)
+            look = await flows.look_of(interaction)
+            picture = await asyncio.to_thread(
+                render_table,
+                view,
+                names=names,
+                theme=look.theme,
+                four_colour=look.four_colour,
+                words=picture_words(loc),
+            )
             await send(interaction, text, file=flows.png(picture, "table.png"))
 
         await guarded(interaction, work)
@@ -193,31 +215,82 @@ class Lobby(commands.Cog):
 
     @rummy.command(name="settings", description="This server's Rummy settings (Manage Server)")
     @app_commands.describe(
-        threads="Each game in a thread of its own (on), or in the channel where it is opened (off)"
+        threads="Each game in a thread of its own (on), or in the channel where it is opened (off)",
+        variant="The game /rummy new opens when it names none, with the options given here",
+        **RULE_OPTIONS,
+        timer="Minutes a turn may take when /rummy new gives no timer (0: no timer)",
+        role="Who may open tables (people who manage the server always may; @everyone: anyone)",
     )
-    @app_commands.choices(threads=SWITCH)
+    @app_commands.choices(threads=SWITCH, variant=VARIANTS, scoring=SCORINGS)
     async def settings(
-        self, interaction: Interaction, threads: app_commands.Choice[str] | None = None
+        self,
+        interaction: Interaction,
+        threads: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        target: app_commands.Range[int, 1, 100000] | None = None,
+        jokers: bool | None = None,
+        two_decks: bool | None = None,
+        ace_high: bool | None = None,
+        ace_always_low: bool | None = None,
+        scoring: app_commands.Choice[str] | None = None,
+        simple_scoring: bool | None = None,
+        limit_layoffs: bool | None = None,
+        must_discard_to_go_out: bool | None = None,
+        ten_for_three: bool | None = None,
+        timer: app_commands.Range[int, 0, 60] | None = None,
+        role: discord.Role | None = None,
     ) -> None:
-        # Discord keeps default permissions for top-level commands only, so a subcommand
-        # checks its own (like /league newseason).
+        options = _rule_options(
+            target=target,
+            jokers=jokers,
+            two_decks=two_decks,
+            ace_high=ace_high,
+            ace_always_low=ace_always_low,
+            scoring=scoring,
+            simple_scoring=simple_scoring,
+            limit_layoffs=limit_layoffs,
+            must_discard_to_go_out=must_discard_to_go_out,
+            ten_for_three=ten_for_three,
+        )
+
         async def work() -> None:
-            loc = locale_of(interaction)
-            if interaction.guild_id is None:
-                raise Refused("error.guild_only")
-            if not flows.is_moderator(interaction, "manage_guild"):
-                permission = t("permission.manage_guild", loc)
-                await send(
-                    interaction, t("error.user_missing_permissions", loc, permissions=permission)
-                )
-                return
-            book = flows.manager(interaction).server_settings
-            if threads is None:
-                chosen = await book.of(interaction.guild_id)
-            else:
-                chosen = await book.change(interaction.guild_id, threads=threads.value == "on")
-            key = "settings.threads_on" if chosen.threads else "settings.threads_off"
-            await send(interaction, t(key, loc))
+            await settings.server_settings(
+                interaction,
+                threads=threads.value == "on" if threads is not None else None,
+                variant=variant.value if variant is not None else None,
+                options=options,
+                timer=timer,
+                role=role,
+            )
+
+        await guarded(interaction, work)
+
+    @rummy.command(
+        name="preferences", description="Your own settings: cards, pictures, hand order, turns"
+    )
+    @app_commands.describe(
+        deck="Four colours: clubs green and diamonds blue; two colours: red and black",
+        theme="Your pictures dark or light",
+        sort="Your hand ordered by suit or by rank",
+        notify="every_turn: a new DM each turn; when_away: only after 2 minutes away from the game",
+    )
+    @app_commands.choices(deck=DECKS, theme=THEMES, sort=SORTS, notify=NOTIFY)
+    async def preferences(
+        self,
+        interaction: Interaction,
+        deck: app_commands.Choice[str] | None = None,
+        theme: app_commands.Choice[str] | None = None,
+        sort: app_commands.Choice[str] | None = None,
+        notify: app_commands.Choice[str] | None = None,
+    ) -> None:
+        async def work() -> None:
+            await settings.preferences(
+                interaction,
+                four_colour=deck.value == "four_colours" if deck is not None else None,
+                theme=theme.value if theme is not None else None,
+                sort=sort.value if sort is not None else None,
+                notify_when_away=notify.value == "when_away" if notify is not None else None,
+            )
 
         await guarded(interaction, work)
 
@@ -249,6 +322,15 @@ class Lobby(commands.Cog):
     )
     async def forget_server(self, interaction: Interaction) -> None:
         await erasure.forget_server(interaction)
+
+
+def _rule_options(**given: Any) -> dict[str, Any]:
+    """The house rules given to a command, by option name (choices by their value)."""
+    values = {
+        name: value.value if isinstance(value, app_commands.Choice) else value
+        for name, value in given.items()
+    }
+    return {name: value for name, value in values.items() if value is not None}
 
 
 async def setup(bot: RummyBot) -> None:

@@ -35,6 +35,7 @@ from bot.rummy import (
 from bot.rummy.computer import NormalPlayer, normal_action
 from bot.rummy.solver import solve
 from bot.sessions import Seat, SeatKind
+from rendering import sorted_hand
 
 MESSAGE_LIMIT = 2000
 """Discord refuses message content longer than this."""
@@ -391,10 +392,11 @@ def scores_line(view: GameView, names: Mapping[str, str], loc: str) -> str:
 # --- a hand -------------------------------------------------------------------------------
 
 
-def hand_line(view: GameView, loc: str) -> str:
-    """The viewer's cards on one line: what a hand message is tidied to once its turn is
-    over (and the first line of every hand text)."""
-    hand = suit_sorted(view.hand)
+def hand_line(view: GameView, loc: str, sort_by: str = "suit") -> str:
+    """The viewer's cards on one line, in the order of their hand picture (``sort_by``, the
+    viewer's choice): what a hand message is tidied to once its turn is over (and the first
+    line of every hand text)."""
+    hand = sorted_hand(view.hand, sort_by)
     return t("hand.cards", loc, count=len(hand), cards=cards_text(hand) or "—")
 
 
@@ -404,13 +406,15 @@ def hand_text(
     loc: str,
     *,
     recent: Sequence[str] | None = None,
+    sort_by: str = "suit",
 ) -> str:
-    """The viewer's hand for screen readers and copy-paste, with what they may do now.
+    """The viewer's hand for screen readers and copy-paste, with what they may do now;
+    its cards in the order the viewer chose (``sort_by``), like their picture.
 
     ``recent`` (a hand in DMs): the lines of what happened since the viewer's last turn;
     the DM then also gives every player's cards and score, and names no slash command,
     since none can be used there."""
-    lines = [hand_line(view, loc)]
+    lines = [hand_line(view, loc, sort_by)]
     if view.drawn:
         lines.append(t("hand.drawn", loc, cards=cards_text(view.drawn)))
     if view.no_discard is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from bot.clock import utc_now
+from bot.personal_settings import PersonalSettingsBook
 from bot.rummy import Game, PlayerError, Ruleset
 from bot.seats import NewSeat, assign_seats
 from bot.server_settings import ServerSettingsBook
@@ -61,6 +62,8 @@ class SessionManager:
         self.league = League(store)
         self.server_settings = ServerSettingsBook(store)
         """What each server chose (threads or not, …)."""
+        self.personal_settings = PersonalSettingsBook(store)
+        """What each person chose (the look of their pictures, when they are told)."""
         self.messages = MessageLedger(store)
         """The Discord messages that show each live game (the one way their ids are kept)."""
 
@@ -221,8 +224,7 @@ class SessionManager:
 
     async def set_notify_when_away(self, user_id: int, away: bool) -> None:
         """A person's choice: told of their turn only when away (else at every turn)."""
-        async with self._store.unit() as repo:
-            await repo.set_notify_when_away(user_id, away)
+        await self.personal_settings.change(user_id, notify_when_away=away)
 
     async def notified_when_away(self) -> set[int]:
         async with self._store.unit() as repo:
@@ -325,6 +327,7 @@ class SessionManager:
                     abandoned.append(session.game_id)
             async with self._store.unit() as repo:
                 report = await repo.forget_user(user_id, utc_now())
+            self.personal_settings.forget(user_id)
             await self._store.purge()
         every = tuple(sorted({*abandoned, *report.abandoned_games}))
         return dataclasses.replace(report, abandoned_games=every)

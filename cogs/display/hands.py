@@ -24,6 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import t
+from bot.personal_settings import UNCHOSEN, PersonalSettings, PersonalSettingsBook
 from bot.rummy import Action, GameView
 from bot.sessions.messages import MessageKind
 from cogs import components, present
@@ -54,21 +55,32 @@ async def hand_message(
     loc: str,
     *,
     recent_lines: Sequence[str] | None = None,
+    look: PersonalSettings = UNCHOSEN,
 ) -> Hand:
     """The hand ``view`` shows, with the moves of ``legal`` (taken with the view, so the menus
-    match the custom ids' turn); ``recent_lines`` for a hand in DMs (see ``hand_text``)."""
+    match the custom ids' turn); ``recent_lines`` for a hand in DMs (see ``hand_text``);
+    ``look``: its owner's choices (deck colours, theme, order), for the picture and text."""
     if view is None:
         return None, None, None
-    content = present.hand_text(view, names, loc, recent=recent_lines)
+    content = present.hand_text(view, names, loc, recent=recent_lines, sort_by=look.sort)
     buttons = components.hand_view(game_id, view, legal, loc)
-    picture = await asyncio.to_thread(render_hand, view, words=picture_words(loc))
+    picture = await asyncio.to_thread(
+        render_hand,
+        view,
+        sort_by=look.sort,
+        theme=look.theme,
+        four_colour=look.four_colour,
+        words=picture_words(loc),
+    )
     return content, discord.File(io.BytesIO(picture), filename="hand.png"), buttons
 
 
-def tidied(messages: GameMessages, view: GameView, player: str, loc: str) -> str:
+def tidied(
+    messages: GameMessages, view: GameView, player: str, loc: str, sort_by: str = "suit"
+) -> str:
     """A hand message once its turn is over: the rounds that ended since, and the cards."""
     lines = recent.round_lines(messages, player, loc)
-    lines.append(present.hand_line(view, loc))
+    lines.append(present.hand_line(view, loc, sort_by))
     if view.is_over:
         lines.append(t("hand.over", loc))
     return present.fit(lines)
@@ -83,6 +95,7 @@ async def dm_hand(
     *,
     whole: bool = False,
     ended: bool = False,
+    look: PersonalSettings = UNCHOSEN,
 ) -> tuple[Hand, bool]:
     """The hand message in ``player``'s DMs and whether it is the tidied one: whole (picture,
     controls, what happened since their last turn) during their turn, or when ``whole``;
@@ -96,10 +109,10 @@ async def dm_hand(
     if whole or (view.current == player and legal and not view.is_over and not ended):
         lines = recent.for_player(messages, player, loc)
         hand = await hand_message(
-            messages.game_id, view, legal, messages.names, loc, recent_lines=lines
+            messages.game_id, view, legal, messages.names, loc, recent_lines=lines, look=look
         )
         return hand, False
-    return (tidied(messages, view, player, loc), None, None), True
+    return (tidied(messages, view, player, loc, look.sort), None, None), True
 
 
 class Hands:
@@ -112,6 +125,7 @@ class Hands:
         keeper: MessageKeeper,
         pings: Pings,
         quiet_users: set[int],
+        looks: PersonalSettingsBook,
     ) -> None:
         self.bot = bot
         self.pace = pace
@@ -119,6 +133,8 @@ class Hands:
         self.pings = pings
         self.quiet_users = quiet_users
         """People who chose to be notified only when away."""
+        self.looks = looks
+        """What each person chose for the pictures they see."""
         self.user_locales: dict[int, str] = {}
         self.dm_channels: dict[int, int] = {}
 
@@ -162,7 +178,12 @@ class Hands:
         if player in messages.collapsed and player not in messages.news and not notify:
             return  # already tidied, and nothing new to say
         (content, file, buttons), collapsed = await dm_hand(
-            messages, event.views.get(player), event.legal.get(player, ()), player, loc
+            messages,
+            event.views.get(player),
+            event.legal.get(player, ()),
+            player,
+            loc,
+            look=await self.looks.of(user_id),
         )
         if content is None:
             return
@@ -210,6 +231,7 @@ class Hands:
             player,
             loc,
             whole=True,
+            look=await self.looks.of(user_id),
         )
         if content is None:
             return

@@ -43,7 +43,9 @@ class Notifier(commands.Cog):
         self.quiet_users: set[int] = set()
         """People who chose to be notified of their turn only when away."""
         pings = Pings(self.pace, self.keeper)
-        self.hands = Hands(bot, self.pace, self.keeper, pings, self.quiet_users)
+        self.hands = Hands(
+            bot, self.pace, self.keeper, pings, self.quiet_users, bot.sessions.personal_settings
+        )
         self.worker = Worker(
             self._channel,
             ChannelPosts(bot, self.pace, self.keeper, self.pending_channels),

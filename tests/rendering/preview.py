@@ -1,12 +1,12 @@
 """Write the pictures as people see them, to look at before a change lands.
 
 ``python -m tests.rendering.preview DIR [LOCALE]`` (or ``make pictures DEST=DIR LOCALE=fr``)
-renders the test scenes with 2, 4 and 7 players and a Rummy 500 table, two hands, a round
-summary, the score chart, the standings and a player card, in both themes, with names in
-several scripts and the words of the catalog ``LOCALE`` (English by default), each three
-times: full size, scaled into Discord's desktop box (550 x 350) and to a phone's 360 px
-width. Discord scales a picture down, never up, so the first two of a small picture can be
-the same.
+renders the test scenes with 2, 4 and 7 players and a Rummy 500 table, two hands (one also as
+a person may choose it: four-colour deck, sorted by rank), a round summary, the score chart,
+the standings and a player card, in both themes, with names in several scripts and the words
+of the catalog ``LOCALE`` (English by default), each three times: full size, scaled into
+Discord's desktop box (550 x 350) and to a phone's 360 px width. Discord scales a picture
+down, never up, so the first two of a small picture can be the same.
 """
 
 from __future__ import annotations
@@ -73,6 +73,9 @@ def pictures(theme: str, locale: str = "en") -> Mapping[str, bytes]:
         ),
         "table7": render_table(scenes.crowded_table(), names=SEVEN, theme=theme, words=words),
         "hand13": render_hand(scenes.thirteen_card_hand(), theme=theme, words=words),
+        "hand13_four_rank": render_hand(
+            scenes.thirteen_card_hand(), theme=theme, words=words, four_colour=True, sort_by="rank"
+        ),
         "hand_take": render_hand(scenes.deep_take_hand(), theme=theme, words=words),
         "summary": render_round_summary(view, result, names=scenes.NAMES, theme=theme, words=words),
         "chart": render_score_chart(over, names=scenes.NAMES, theme=theme, words=words),

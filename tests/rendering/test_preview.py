@@ -12,7 +12,7 @@ from tests.rendering.preview import DESKTOP, PHONE_WIDTH, write
 
 def test_the_preview_writes_each_picture_as_desktop_and_phone_show_it(tmp_path: Path) -> None:
     written = write(tmp_path, "fr")
-    assert len(written) == 2 * 10 * 3
+    assert len(written) == 2 * 11 * 3
     for path in written:
         with Image.open(path) as image:
             width, height = image.size
