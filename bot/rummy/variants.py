@@ -5,7 +5,8 @@ people read), the rule values a game starts from, the options players may change
 and hand-size tables and a few hooks for what a table cannot say. The engine reads a variant
 through :class:`bot.rummy.rules.Ruleset`; the lobby's choices, ``/rummy rules`` and the
 pictures' titles read its names here. So adding a variant is one :func:`register` call below
-and its names in the message catalogs; no other module names a variant.
+and its names and help lines in the message catalogs (``variant.<name>``, ``choice.<name>``,
+``rules.summary.<name>``, ``help.values.<name>``); no other module names a variant.
 """
 
 from __future__ import annotations
