@@ -25,7 +25,8 @@ from bot.rummy import (
 from bot.rummy.players import random_action
 from bot.rummy.rules import Ruleset, options_for
 from bot.sessions import LobbyError
-from cogs import help, positions, present, refusal_words, rule_words
+from bot.storage.models import LeagueEntry, StandingsPage
+from cogs import components, help, items, league, positions, present, refusal_words, rule_words
 from cogs.options import NotThisVariant, check_variant_options
 from cogs.replies import error_text
 from rendering.hand import sorted_hand
@@ -193,6 +194,15 @@ def test_the_deep_take_menu_says_which_card_must_then_be_used() -> None:
                 f" {lowest} at once"
             )
             assert len(label) <= 100
+            built = components.hand_view(7, view, game.legal_actions(player), "en")
+            assert built is not None
+            menu = next(
+                item.to_component_dict()
+                for item in built.children
+                if isinstance(item, items.MoveSelect) and ":take:" in (item.custom_id or "")
+            )
+            labels = [option["label"] for option in menu["options"]]
+            assert labels == [rule_words.deep_take_label(a, view, "en") for a in deep]
             return
         game.apply(random_action(game, rng))
     pytest.fail("no deep take was ever possible: pick another seed")
@@ -385,3 +395,19 @@ def test_a_variant_is_named_as_people_read_it_and_a_short_lobby_offers_a_compute
     )
     assert refusal_words.advice(full, "en") is None
     assert "Rummy 500 needs 2 to 8 players" in error_text(full, "en")
+
+
+# --- the rating explained -----------------------------------------------------------------
+
+
+def test_the_standings_and_a_card_say_what_the_rating_is_in_one_line() -> None:
+    entry = LeagueEntry(1, 1, 7, "Ann", 1, 3, 2, 5, 120, 80, 4, 3, 27.0, 6.0)
+    page = StandingsPage(1, 1, 10, 1, 1, (entry,))
+    for loc in LOCALES:
+        note = t("league.rating_note", loc)
+        assert "\n" not in note
+        assert league.standings_text(page, loc).endswith(note)
+        card = league.player_text(entry, loc)
+        assert card.splitlines() == [card.splitlines()[0], note]
+        assert "9.0" in card  # mu - 3 sigma, as the note says it starts at 0 (25 - 3 × 25/3)
+    assert "between people only" in t("league.rating_note", "en")
