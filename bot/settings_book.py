@@ -94,6 +94,12 @@ class SettingsBook(Generic[S]):
             self._known[owner_id] = known
         return known
 
+    def known(self, owner_id: int) -> S:
+        """The owner's settings as last read, else the defaults: for the paths that cannot
+        wait for storage (an autocomplete answers within Discord's 3 s, keystroke by
+        keystroke)."""
+        return self._known.get(owner_id) or self._kind()
+
     async def change(self, owner_id: int, **changes: Any) -> S:
         """Set some settings (by field name, a value of its type); returns the result.
         A value equal to the default is stored as no choice at all."""

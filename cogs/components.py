@@ -24,7 +24,7 @@ from bot.rummy import (
     SwapJoker,
     TakeDiscard,
 )
-from cogs import present
+from cogs import present, rule_words
 from cogs.ids import LOBBY_VERBS
 from cogs.items import HandButton, LobbyButton, MoveButton, MoveSelect
 from cogs.present import action_code, action_label, card_text
@@ -60,7 +60,10 @@ def table_view(game_id: int, loc: str, *, seat_free: bool = False) -> discord.ui
     return view
 
 
-def _options(actions: Sequence[Action], view: GameView) -> list[discord.SelectOption]:
+def _options(
+    actions: Sequence[Action], view: GameView, loc: str | None = None
+) -> list[discord.SelectOption]:
+    """A menu's options; a deep take says, in ``loc``, which card must then be used."""
     options: list[discord.SelectOption] = []
     seen: set[str] = set()
     for action in actions:
@@ -68,7 +71,11 @@ def _options(actions: Sequence[Action], view: GameView) -> list[discord.SelectOp
         if code is None or code in seen:
             continue
         seen.add(code)
-        options.append(discord.SelectOption(label=action_label(action, view), value=code))
+        if isinstance(action, TakeDiscard) and loc is not None:
+            label = rule_words.deep_take_label(action, view, loc)
+        else:
+            label = action_label(action, view)
+        options.append(discord.SelectOption(label=label, value=code))
     return options
 
 
@@ -99,7 +106,7 @@ def hand_view(
     menus: list[tuple[str, str, list[discord.SelectOption]]] = []
     deep = [a for a in legal if isinstance(a, TakeDiscard) and a.depth > 1]
     if deep:
-        menus.append(("take", t("menu.take_deep", loc), _options(deep, view)))
+        menus.append(("take", t("menu.take_deep", loc), _options(deep, view, loc)))
     melds = _options([a for a in legal if isinstance(a, Meld)], view)
     if melds:
         menus.append(("meld", t("menu.meld", loc), melds))

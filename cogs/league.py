@@ -57,6 +57,7 @@ def standings_text(page: StandingsPage, loc: str) -> str:
                 rating=number(e.rating, loc, decimals=1),
             )
         )
+    lines.append(t("league.rating_note", loc))
     return present.fit(lines)
 
 
@@ -86,15 +87,9 @@ def player_card(entry: LeagueEntry, recent: tuple[RecentGame, ...]) -> PlayerCar
 
 
 def player_text(entry: LeagueEntry, loc: str) -> str:
+    """A player's league line, then what the rating means."""
     average = entry.average_place
-    text = _player_line(entry, loc, average)
-    if entry.forfeits:
-        text += ", " + t("league.forfeits", loc, count=entry.forfeits)
-    return text
-
-
-def _player_line(entry: LeagueEntry, loc: str, average: float) -> str:
-    return t(
+    line = t(
         "league.player",
         loc,
         player=present.as_text(entry.display_name),
@@ -105,6 +100,9 @@ def _player_line(entry: LeagueEntry, loc: str, average: float) -> str:
         rating=number(entry.rating, loc, decimals=1),
         place="—" if math.isnan(average) else number(average, loc, decimals=2),
     )
+    if entry.forfeits:
+        line += ", " + t("league.forfeits", loc, count=entry.forfeits)
+    return f"{line}\n{t('league.rating_note', loc)}"
 
 
 def history_text(history: list[GameSummary], loc: str) -> str:
@@ -165,21 +163,23 @@ class League(commands.Cog):
 
         await guarded(interaction, work)
 
-    @league.command(name="player", description="A player's league card")
+    @league.command(name="player", description="A player's league card (yours: only you see it)")
     @app_commands.describe(user="Whose card (default: yours)")
     async def player(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async def work() -> None:
-            await interaction.response.defer(thinking=True)
             who = user or interaction.user
+            # About yourself: only you need to see it; about someone else: the channel may.
+            mine = who.id == interaction.user.id
+            await interaction.response.defer(ephemeral=mine, thinking=True)
             guild_id = interaction.guild_id or 0
             facade = flows.manager(interaction).league
             entry = await facade.player_card(guild_id, who.id)
-            loc = locale_of(interaction, public=True)
+            loc = locale_of(interaction, public=not mine)
             if entry is None:
                 await send(
                     interaction,
                     t("league.no_player", loc, player=present.as_text(who.display_name)),
-                    ephemeral=False,
+                    ephemeral=mine,
                 )
                 return
             history = list(await facade.history(guild_id, who.id, limit=10))
@@ -189,7 +189,7 @@ class League(commands.Cog):
             await send(
                 interaction,
                 player_text(entry, loc),
-                ephemeral=False,
+                ephemeral=mine,
                 file=flows.png(picture, "player.png"),
             )
 

@@ -16,8 +16,8 @@ from discord.ext import commands
 from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
-from bot.rummy import preset, preset_names, variants
-from cogs import erasure, flows, present, seat_flows, settings
+from bot.rummy import Ruleset, preset, variants
+from cogs import erasure, flows, help, present, rule_words, seat_flows, settings
 from cogs.client import Interaction
 from cogs.picture_words import picture_words
 from cogs.replies import guarded, send
@@ -302,13 +302,29 @@ class Lobby(commands.Cog):
             loc = locale_of(interaction)
             session = flows.session_here(interaction)
             if session is not None:
-                text = "\n".join(present.rules_lines(session.ruleset, loc))
+                lines = rule_words.rules_lines(session.ruleset, loc)
             else:
-                blocks = []
-                for name in preset_names():
-                    blocks.append("\n".join(present.rules_lines(preset(name), loc)))
-                text = present.fit("\n\n".join(blocks).split("\n"))
-            await send(interaction, text)
+                lines = rule_words.variants_overview(loc)
+            await send(interaction, present.fit(lines))
+
+        await guarded(interaction, work)
+
+    @rummy.command(
+        name="help", description="How to play: a turn step by step, per variant (only you see it)"
+    )
+    @app_commands.describe(variant="Which Rummy (default: the game here)")
+    @app_commands.choices(variant=VARIANTS)
+    async def help_command(
+        self, interaction: Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
+        async def work() -> None:
+            if variant is not None:
+                ruleset: Ruleset | None = preset(variant.value)
+            else:
+                session = flows.session_here(interaction)
+                ruleset = session.ruleset if session is not None else None
+            for text in help.help_messages(ruleset, locale_of(interaction)):
+                await send(interaction, text)
 
         await guarded(interaction, work)
 

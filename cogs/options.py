@@ -5,18 +5,22 @@ nothing on the bot's side promised it: a modified client or a stale command regi
 could send ``timer:-1`` or a number too big for the database. Each range is read from the
 command itself, so it is written once; each option says what its range means in words of
 its own, in every language.
+
+The rule options of ``/rummy new`` are checked against the chosen variant the same way: an
+option the variant does not have is refused with the command's own option name and the
+variants that have it, never with the engine's names for its rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.i18n import DEFAULT_LOCALE, catalog
-from bot.rummy import PlayerError
+from bot.i18n import DEFAULT_LOCALE, catalog, t
+from bot.rummy import PlayerError, RulesError, variants
 
 
 class OutOfRange(PlayerError):
@@ -65,3 +69,44 @@ def check_options(interaction: discord.Interaction[Any]) -> None:
             raise _REFUSALS[parameter.name](
                 low if low is not None else 0, high if high is not None else size
             )
+
+
+# --- options a variant does not have ------------------------------------------------------
+
+
+class NotThisVariant(RulesError):
+    """A ``/rummy new`` option the chosen variant does not have, said with the command's own
+    option names and the variants that have it."""
+
+    templates = catalog(DEFAULT_LOCALE)
+
+
+def _has(variant: variants.Variant, option: str, value: object) -> bool:
+    """Whether ``variant`` has the ``/rummy new`` option ``option`` (named as in
+    ``Variant.options``) with this value."""
+    if option not in variant.options:
+        return False
+    if option == "scoring":
+        return str(value) in {scoring.value for scoring in variant.scorings}
+    return True
+
+
+def check_variant_options(variant_name: str, options: Mapping[str, object], loc: str) -> None:
+    """Refuse the first of ``options`` (``/rummy new``'s, by option name, as given) that the
+    variant ``variant_name`` does not have: :class:`NotThisVariant`, naming the option as the
+    command shows it in ``loc`` (``scoring:negative`` for a scoring the variant lacks) and the
+    variants that have it."""
+    chosen = variants.VARIANTS[variants.ALIASES[variant_name]]
+    for option, value in options.items():
+        if _has(chosen, option, value):
+            continue
+        shown = t(f"cmd.rummy.new.opt.{option}.name", loc)
+        if option == "scoring":
+            shown += ":" + t(f"choice.{value}", loc)
+        having = [v for v in variants.VARIANTS.values() if _has(v, option, value)]
+        raise NotThisVariant(
+            "refusal.option.variant",
+            option=shown,
+            variants=f" {t('word.or', loc)} ".join(t(v.name_key, loc) for v in having),
+            variant=t(chosen.name_key, loc),
+        )

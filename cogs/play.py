@@ -31,7 +31,7 @@ from bot.rummy import (
     layoff_readings,
     readings,
 )
-from cogs import flows, present, seat_flows, typed
+from cogs import flows, positions, present, rule_words, seat_flows, typed
 from cogs.client import Interaction
 from cogs.items import DYNAMIC_ITEMS, Clicks
 from cogs.seat_items import SeatButton, SeatClicks
@@ -52,19 +52,32 @@ def _legal(interaction: Interaction) -> tuple[s.Session, str, list[Action]] | No
     return session, player, list(session.legal_actions(player))
 
 
-def _faces(text: str) -> set[tuple[int, Any]] | None:
-    """The faces typed so far; None when the text is not (yet) cards."""
+def _sort_of(interaction: Interaction) -> str:
+    """The asker's card order as last read: an autocomplete cannot wait for storage, and
+    whatever showed them their numbered hand has read it."""
+    return flows.manager(interaction).personal_settings.known(interaction.user.id).sort
+
+
+def _faces(text: str, hand: Sequence[Card], sort_by: str) -> set[tuple[int, Any]] | None:
+    """The faces typed so far (a number: the card at that place of ``hand`` as shown in
+    ``sort_by`` order); None when the text is not (yet) cards."""
     try:
-        cards = typed.cards_of(text)
+        cards = typed.cards_of(positions.by_position(typed.clean(text), hand, sort_by))
     except PlayerError:
         return None
     return {c.face for c in cards}
 
 
-def _matches(cards: Sequence[Card], label: str, current: str) -> bool:
+def _matches(
+    cards: Sequence[Card],
+    label: str,
+    current: str,
+    hand: Sequence[Card] = (),
+    sort_by: str = "suit",
+) -> bool:
     if not current.strip():
         return True
-    faces = _faces(current)
+    faces = _faces(current, hand, sort_by)
     if faces is not None:
         have = {c.face for c in cards}
         return faces <= have
@@ -116,8 +129,9 @@ def _play_choices(
     found = _legal(interaction)
     if found is None:
         return []
-    session, _, legal = found
+    session, player, legal = found
     view = session.view(None)
+    hand, sort = session.view(player).hand, _sort_of(interaction)
     out: list[app_commands.Choice[str]] = []
     for action in legal:
         if not isinstance(action, kind):
@@ -125,7 +139,7 @@ def _play_choices(
         if meld_id is not None and isinstance(action, LayOff) and action.meld_id != meld_id:
             continue
         label = present.action_label(action, view)
-        if not _matches(action.cards, label, current):
+        if not _matches(action.cards, label, current, hand, sort):
             continue
         choice = _choice(label, _play_value(action))
         if choice is not None and choice not in out:
@@ -138,8 +152,9 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
     found = _legal(interaction)
     if found is None:
         return []
-    session, _, legal = found
+    session, player, legal = found
     view = session.view(None)
+    hand, sort = session.view(player).hand, _sort_of(interaction)
     command = interaction.command.name if interaction.command is not None else ""
     typed_cards = str(
         getattr(interaction.namespace, "cards", None)
@@ -154,7 +169,7 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
             cards = action.cards
         else:
             continue
-        if typed_cards and not _matches(cards, "", typed_cards):
+        if typed_cards and not _matches(cards, "", typed_cards, hand, sort):
             continue
         if action.meld_id not in ids:
             ids.append(action.meld_id)
@@ -190,7 +205,7 @@ def reading_choices(interaction: Interaction, current: str) -> list[app_commands
         return []
     out: list[app_commands.Choice[str]] = []
     for number, option in enumerate(options, start=1):
-        name = f"{number}: {option}"
+        name = f"{number}: {present.reading_text(option)}"
         choice = _choice(name, str(number))
         if choice is not None:
             out.append(app_commands.Choice(name=name[:100], value=str(number)))
@@ -201,11 +216,13 @@ def discard_choices(interaction: Interaction, current: str) -> list[app_commands
     found = _legal(interaction)
     if found is None:
         return []
+    session, player, legal = found
+    hand, sort = session.view(player).hand, _sort_of(interaction)
     out: list[app_commands.Choice[str]] = []
-    for action in found[2]:
+    for action in legal:
         if isinstance(action, Discard):
             text = present.card_text(action.card, locale_of(interaction))
-            if _matches((action.card,), text, current):
+            if _matches((action.card,), text, current, hand, sort):
                 out.append(app_commands.Choice(name=text, value=str(action.card)))
     return out
 
@@ -214,15 +231,17 @@ def swap_card_choices(interaction: Interaction, current: str) -> list[app_comman
     found = _legal(interaction)
     if found is None:
         return []
+    session, player, legal = found
+    hand, sort = session.view(player).hand, _sort_of(interaction)
     wanted = getattr(interaction.namespace, "meld", None)
     out: list[app_commands.Choice[str]] = []
-    for action in found[2]:
+    for action in legal:
         if isinstance(action, SwapJoker) and (
             not isinstance(wanted, int) or wanted == action.meld_id
         ):
             text = present.card_text(action.card, locale_of(interaction))
             name = f"{text} ⇄ JK #{action.meld_id}"
-            if _matches((action.card,), name, current):
+            if _matches((action.card,), name, current, hand, sort):
                 choice = app_commands.Choice(name=name, value=str(action.card))
                 if choice not in out:
                     out.append(choice)
@@ -234,8 +253,9 @@ def depth_choices(interaction: Interaction, current: str) -> list[app_commands.C
     if found is None:
         return []
     view = found[0].view(None)
+    loc = locale_of(interaction)
     return [
-        app_commands.Choice(name=present.action_label(a, view), value=a.depth)
+        app_commands.Choice(name=rule_words.deep_take_label(a, view, loc), value=a.depth)
         for a in found[2]
         if isinstance(a, TakeDiscard)
     ]
@@ -275,7 +295,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="meld", description="Put a new meld on the table")
     @app_commands.describe(
-        cards="The cards, e.g. 7h 7d 7s or 5h 6h JK=7h",
+        cards="The cards, e.g. 7h 7d 7s or 5h 6h JK=7h, or their numbers in your hand",
         reading="Which reading, when the cards can be read more than one way",
     )
     @app_commands.autocomplete(cards=_safe(meld_choices), reading=_safe(reading_choices))
@@ -286,14 +306,17 @@ class Play(commands.Cog):
         cards: app_commands.Range[str, 1, 300],
         reading: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
+        sort = (await flows.look_of(interaction)).sort
+
         def build(session: s.Session, player: str) -> Action:
-            return typed.meld_action(cards, typed.reading_number(reading))
+            typed_cards = positions.as_typed(cards, session, player, sort)
+            return typed.meld_action(typed_cards, typed.reading_number(reading))
 
         await flows.move_command(interaction, build)
 
     @app_commands.command(name="layoff", description="Add cards to a meld on the table")
     @app_commands.describe(
-        cards="The cards to add, e.g. 8h or JK=9h",
+        cards="The cards to add, e.g. 8h or JK=9h, or their numbers in your hand",
         meld="The meld's number (shown as #N on the table)",
         reading="Which reading, when the cards can be read more than one way",
     )
@@ -308,8 +331,11 @@ class Play(commands.Cog):
         meld: app_commands.Range[int, 1, 10000],
         reading: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
+        sort = (await flows.look_of(interaction)).sort
+
         def build(session: s.Session, player: str) -> Action:
-            return typed.layoff_action(cards, meld, typed.reading_number(reading))
+            typed_cards = positions.as_typed(cards, session, player, sort)
+            return typed.layoff_action(typed_cards, meld, typed.reading_number(reading))
 
         await flows.move_command(interaction, build)
 
@@ -317,7 +343,8 @@ class Play(commands.Cog):
         name="swap", description="Swap a joker out of a meld for the card it stands for"
     )
     @app_commands.describe(
-        meld="The meld's number (shown as #N on the table)", card="Your natural card, e.g. 7h"
+        meld="The meld's number (shown as #N on the table)",
+        card="Your natural card, e.g. 7h, or its number in your hand",
     )
     @app_commands.autocomplete(meld=_safe(meld_id_choices), card=_safe(swap_card_choices))
     @app_commands.guild_only()
@@ -327,18 +354,22 @@ class Play(commands.Cog):
         meld: app_commands.Range[int, 1, 10000],
         card: app_commands.Range[str, 1, 40],
     ) -> None:
+        sort = (await flows.look_of(interaction)).sort
+
         def build(session: s.Session, player: str) -> Action:
-            return SwapJoker(meld, typed.one_card(card))
+            return SwapJoker(meld, typed.one_card(positions.as_typed(card, session, player, sort)))
 
         await flows.move_command(interaction, build)
 
     @app_commands.command(name="discard", description="Discard a card and end your turn")
-    @app_commands.describe(card="The card, e.g. 7h or Q♠")
+    @app_commands.describe(card="The card, e.g. 7h or Q♠, or its number in your hand")
     @app_commands.autocomplete(card=_safe(discard_choices))
     @app_commands.guild_only()
     async def discard(self, interaction: Interaction, card: app_commands.Range[str, 1, 40]) -> None:
+        sort = (await flows.look_of(interaction)).sort
+
         def build(session: s.Session, player: str) -> Action:
-            return Discard(typed.one_card(card))
+            return Discard(typed.one_card(positions.as_typed(card, session, player, sort)))
 
         await flows.move_command(interaction, build)
 

@@ -33,9 +33,11 @@ from bot.rummy import (
     parse_action,
 )
 from bot.rummy.computer import NormalPlayer, normal_action
+from bot.rummy.melds import Reading, Slot
 from bot.rummy.solver import solve
 from bot.sessions import Seat, SeatKind
-from rendering import sorted_hand
+from cogs import positions
+from cogs.rule_words import rules_lines
 
 MESSAGE_LIMIT = 2000
 """Discord refuses message content longer than this."""
@@ -58,6 +60,18 @@ def card_text(card: Card, loc: str | None = None) -> str:
 
 def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(card_text(c) for c in cards)
+
+
+def slot_text(slot: Slot) -> str:
+    """A card in a meld as people read it: ``JK=7♥``, ``A♠(high)``, never which deck's copy
+    it is (``#`` belongs to meld numbers; the engine picks copies itself)."""
+    card = slot.card
+    return str(Slot(Card(card.rank, card.suit), slot.rank, slot.suit))
+
+
+def reading_text(reading: Reading) -> str:
+    """A meld's cards with what each joker stands for, copies unsaid (see :func:`slot_text`)."""
+    return " ".join(slot_text(s) for s in reading.slots)
 
 
 def exact_text(cards: Iterable[Card]) -> str:
@@ -106,50 +120,9 @@ def fit(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> str:
 
 # --- rules and lobby ---------------------------------------------------------------------
 
-FLAG_KEYS = {
-    "two_decks_for_four_five": "rules.two_decks",
-    "ten_for_three": "rules.ten_for_three",
-    "joker_swap": "rules.joker_swap",
-}
-"""The line of each yes/no rule a variant lists in ``/rummy rules`` beyond the common ones."""
-
 
 def variant_name(ruleset: Ruleset, loc: str) -> str:
     return t(ruleset.variant.name_key, loc)
-
-
-def rules_lines(ruleset: Ruleset, loc: str) -> list[str]:
-    """The rules chosen, one short line each, in the player's words."""
-    yes, no = t("word.yes", loc), t("word.no", loc)
-
-    def flag(value: bool) -> str:
-        return yes if value else no
-
-    scoring = {
-        Scoring.POSITIVE: "rules.scoring_positive",
-        Scoring.NEGATIVE: "rules.scoring_negative",
-        Scoring.HAND: "rules.scoring_hand",
-    }[ruleset.scoring]
-    lines = [
-        t("rules.variant", loc, variant=variant_name(ruleset, loc)),
-        t("rules.players", loc, low=ruleset.min_players, high=ruleset.max_players),
-        t("rules.target", loc, target=tn("unit.points", ruleset.target, loc)),
-        t("rules.jokers", loc, value=flag(ruleset.jokers_per_deck > 0)),
-        t(
-            "rules.aces",
-            loc,
-            value=t("rules.aces_high" if ruleset.ace_high else "rules.aces_low", loc),
-        ),
-        t("rules.scoring", loc, value=t(scoring, loc)),
-        t("rules.simple_scoring", loc, value=flag(ruleset.simple_scoring)),
-        t("rules.limit_layoffs", loc, value=flag(ruleset.limit_layoffs)),
-        t("rules.must_discard", loc, value=flag(ruleset.must_discard_to_go_out)),
-    ]
-    for field in ruleset.variant.listed_flags:
-        lines.append(t(FLAG_KEYS[field], loc, value=flag(getattr(ruleset, field))))
-    if ruleset.deep_discard:
-        lines.append(t("rules.deep_discard", loc))
-    return lines
 
 
 def lobby_text(
@@ -239,7 +212,7 @@ def move_text(actor: str, action: Action, after: GameView | None, loc: str) -> s
         case EndRound():
             return t("move.end", loc, player=actor)
         case Meld(cards=cards, reading=reading):
-            shown = str(reading) if reading is not None and not isinstance(reading, int) else None
+            shown = reading_text(reading) if isinstance(reading, Reading) else None
             return t("move.meld", loc, player=actor, cards=shown or cards_text(cards))
         case LayOff(cards=cards, meld_id=meld_id):
             return t("move.layoff", loc, player=actor, cards=cards_text(cards), meld=meld_id)
@@ -263,7 +236,7 @@ def move_phrase(action: Action, after: GameView | None, loc: str) -> str:
         case EndRound():
             return t("recent.end", loc)
         case Meld(cards=cards, reading=reading):
-            shown = str(reading) if reading is not None and not isinstance(reading, int) else None
+            shown = reading_text(reading) if isinstance(reading, Reading) else None
             return t("recent.meld", loc, cards=shown or cards_text(cards))
         case LayOff(cards=cards, meld_id=meld_id):
             return t("recent.layoff", loc, cards=cards_text(cards), meld=meld_id)
@@ -319,7 +292,7 @@ def _taken(after: GameView | None, depth: int) -> str:
 
 
 def meld_line(meld: TableMeld, names: Mapping[str, str], *, markdown: bool = True) -> str:
-    cards = " ".join(str(p.slot) for p in meld.cards)
+    cards = " ".join(slot_text(p.slot) for p in meld.cards)
     return f"#{meld.id} ({name_of(meld.owner, names, markdown=markdown)}): {cards}"
 
 
@@ -396,7 +369,7 @@ def hand_line(view: GameView, loc: str, sort_by: str = "suit") -> str:
     """The viewer's cards on one line, in the order of their hand picture (``sort_by``, the
     viewer's choice): what a hand message is tidied to once its turn is over (and the first
     line of every hand text)."""
-    hand = sorted_hand(view.hand, sort_by)
+    hand = positions.shown_hand(view.hand, sort_by)
     return t("hand.cards", loc, count=len(hand), cards=cards_text(hand) or "—")
 
 
@@ -415,6 +388,8 @@ def hand_text(
     the DM then also gives every player's cards and score, and names no slash command,
     since none can be used there."""
     lines = [hand_line(view, loc, sort_by)]
+    if view.hand:
+        lines.append(t("hand.numbered", loc, cards=positions.numbered(view.hand, sort_by)))
     if view.drawn:
         lines.append(t("hand.drawn", loc, cards=cards_text(view.drawn)))
     if view.no_discard is not None:
@@ -510,13 +485,9 @@ def action_label(action: Action, view: GameView) -> str:
     """What a menu option shows: the cards, with what each joker stands for."""
     match action:
         case Meld(cards=cards, reading=reading):
-            text = (
-                str(reading)
-                if reading is not None and not isinstance(reading, int)
-                else cards_text(cards)
-            )
+            text = reading_text(reading) if isinstance(reading, Reading) else cards_text(cards)
         case LayOff(cards=cards, meld_id=meld_id, reading=reading):
-            shown = str(reading) if reading is not None and not isinstance(reading, int) else None
+            shown = reading_text(reading) if isinstance(reading, Reading) else None
             text = f"{shown or cards_text(cards)} → #{meld_id}"
         case SwapJoker(meld_id=meld_id, card=card):
             text = f"{card_text(card)} ⇄ JK #{meld_id}"

@@ -20,7 +20,7 @@ from bot import sessions as s
 from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
 from bot.rummy import CardParseError, NotYourTurn, PlayerError, RulesError
 from bot.rummy.errors import message_params
-from cogs import present
+from cogs import present, refusal_words
 from cogs.options import check_options
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,9 @@ def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = Non
     if isinstance(error, CardParseError):
         return t("error.cards", loc, reason=reason_text(error, loc))
     if isinstance(error, PlayerError):
-        return t("error.refused", loc, reason=reason_text(error, loc))
+        said = t("error.refused", loc, reason=reason_text(error, loc))
+        more = refusal_words.advice(error, loc)
+        return said if more is None else f"{said.rstrip('.')}. {more}"
     return t("error.unexpected", loc)
 
 
@@ -91,7 +93,7 @@ def reason_text(error: PlayerError, loc: str) -> str:
     """A refusal's own words in ``loc``: its key with its parameters, a refusal inside it
     (why the lobby cannot start) translated as well."""
     params = message_params(error.params, lambda inner: reason_text(inner, loc))
-    return t(error.key, loc, **params)
+    return t(error.key, loc, **refusal_words.shown_params(params, loc))
 
 
 async def send(

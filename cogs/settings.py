@@ -21,6 +21,7 @@ from bot.rummy import Ruleset, preset
 from bot.server_settings import ServerSettings
 from cogs import flows, present
 from cogs.client import Interaction
+from cogs.options import check_variant_options
 from cogs.replies import Refused, send
 
 log = logging.getLogger(__name__)
@@ -123,6 +124,7 @@ async def table_to_open(
     chosen = await flows.manager(interaction).server_settings.of(interaction.guild_id)
     may_open(interaction, chosen)
     name = variant if variant is not None else chosen.variant
+    check_variant_options(name, options, locale_of(interaction))
     house = chosen.options_for(name)
     try:
         ruleset = preset(name, **{**house, **options})

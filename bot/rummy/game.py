@@ -748,7 +748,7 @@ def _why_no_meld(cards: Sequence[Card]) -> IllegalAction:
     jokers = sum(1 for c in cards if c.is_joker)
     if jokers * 2 > len(cards):
         return IllegalAction("refusal.meld.jokers")
-    return IllegalAction("refusal.meld.invalid", cards=Cards(tuple(cards)))
+    return IllegalAction("refusal.meld.invalid", cards=Cards(tuple(map(Face, cards))))
 
 
 def _rig(ruleset: Ruleset, players: int, deck: str | Iterable[Card]) -> tuple[Card, ...]:

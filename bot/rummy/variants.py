@@ -5,7 +5,8 @@ people read), the rule values a game starts from, the options players may change
 and hand-size tables and a few hooks for what a table cannot say. The engine reads a variant
 through :class:`bot.rummy.rules.Ruleset`; the lobby's choices, ``/rummy rules`` and the
 pictures' titles read its names here. So adding a variant is one :func:`register` call below
-and its names in the message catalogs; no other module names a variant.
+and its names and help lines in the message catalogs (``variant.<name>``, ``choice.<name>``,
+``rules.summary.<name>``, ``help.values.<name>``); no other module names a variant.
 """
 
 from __future__ import annotations
@@ -102,8 +103,6 @@ class Variant:
     """The deal once the options had their say (given the deal of the tables)."""
     ace_value: Callable[[Rules], int] = low_ace
     """What an ace in hand counts."""
-    listed_flags: tuple[str, ...] = ()
-    """Yes/no rules that ``/rummy rules`` lists for this variant only, by ``Ruleset`` field."""
     cut_losses_after: int | None = None
     """Turns a player from which the hard computer lays its melds down when far from going
     out, measured per variant (``HardPlayer.cut_after``); ``None``: it keeps holding them."""
@@ -247,7 +246,6 @@ PARLETT = register(
         hand_sizes={2: 10, 3: 7, 6: 10},
         options_deal=_parlett_deal,
         ace_value=_parlett_ace,
-        listed_flags=("two_decks_for_four_five", "ten_for_three", "joker_swap"),
         cut_losses_after=4,
     )
 )

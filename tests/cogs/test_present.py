@@ -175,8 +175,8 @@ def test_lobby_and_rules_text_name_the_options_in_both_languages() -> None:
     english = present.lobby_text(ruleset, ["Ann", "Bob"], "Ann", "en")
     french = present.lobby_text(ruleset, ["Ann", "Bob"], "Ann", "fr")
     assert "250" in english
-    assert "Two decks for four or five players: yes" in english
-    assert "Deux jeux pour quatre ou cinq joueurs : oui" in french
+    assert "Two decks with four or five players, ten cards each" in english
+    assert "Deux jeux à quatre ou cinq joueurs, dix cartes chacun" in french
     assert "Press Join" in english
     assert "Rejoindre" in french
 

@@ -47,7 +47,7 @@ async def test_replies_follow_the_person_and_the_table_follows_the_server(
     lobby = await table.answer(ann, "rummy new", variant="parlett", jokers=False)
     # The server speaks French: the lobby everyone reads is in French.
     assert "Table de rami" in lobby.content
-    assert "Jokers : non" in lobby.content
+    assert "Sans jokers" in lobby.content
     assert {b["label"] for b in lobby.message.buttons()} == {  # type: ignore[union-attr]
         "Rejoindre",
         "Quitter",
@@ -76,7 +76,7 @@ async def test_host_kicks_and_status_and_rules_answer_privately(
     status = await table.answer(bob, "rummy status")
     assert status.ephemeral
     rules = await table.text(bob, "rummy rules")
-    assert "One lay-off per turn, after melding: yes" in rules
+    assert "One lay-off per turn, and only once you have melded this round" in rules
     await fake.click(bob, lobby, next(c for c in lobby.custom_ids() if ":join:" in c))
     await eventually(lambda: "bob" in lobby.content)
     start = await fake.click(ann, lobby, next(c for c in lobby.custom_ids() if ":start:" in c))

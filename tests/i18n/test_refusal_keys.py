@@ -281,9 +281,13 @@ def test_a_refusal_is_said_in_the_person_s_language() -> None:
 def test_a_refusal_inside_a_refusal_is_translated_too() -> None:
     rules = RulesError("refusal.rules.players", preset="classic", least=2, most=4, count=5)
     lobby = LobbyError("refusal.lobby.rules", reason=rules)
-    assert str(lobby) == "classic is played by 2 to 4 players, not 5"
-    assert error_text(lobby, "en") == "Not allowed: classic is played by 2 to 4 players, not 5"
-    assert error_text(lobby, "fr") == "Refusé : classic se joue de 2 à 4 joueurs, pas 5"
+    assert str(lobby) == "classic needs 2 to 4 players, and this table has 5"
+    assert error_text(lobby, "en") == (
+        "Not allowed: Classic Rummy needs 2 to 4 players, and this table has 5"
+    )
+    assert error_text(lobby, "fr") == (
+        "Refusé : Rami classique se joue de 2 à 4 joueurs, et cette table en a 5"
+    )
 
 
 def test_whose_turn_it_is_stays_a_name_and_the_command_layer_s_refusals_translate() -> None:

@@ -69,7 +69,7 @@ def test_a_registered_variant_is_a_preset_with_its_own_deal_and_options(gin: Var
         match="gin-test has no option 'jokers'; its options are: game_target, target, target_score",
     ):
         preset("gin-test", jokers=True)
-    with pytest.raises(RulesError, match="played by 2 to 2 players, not 3"):
+    with pytest.raises(RulesError, match="needs 2 to 2 players, and this table has 3"):
         Game.new(ruleset, ["ann", "bob", "cat"], seed=1)
 
 

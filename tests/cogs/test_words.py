@@ -1,0 +1,415 @@
+"""The words players read: cards by their number in the hand, the rules in sentences,
+``/rummy help`` per variant, option errors in the command's own names, meld lines without
+copy marks, and the rating explained. Checked against the engine's own values."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from bot.i18n import available_locales, catalog, number, t
+from bot.rummy import (
+    Card,
+    Game,
+    LayOff,
+    Meld,
+    RulesError,
+    TakeDiscard,
+    parse_cards,
+    preset,
+    variants,
+)
+from bot.rummy.players import random_action
+from bot.rummy.rules import Ruleset, options_for
+from bot.sessions import LobbyError
+from bot.storage.models import LeagueEntry, StandingsPage
+from cogs import components, help, items, league, positions, present, refusal_words, rule_words
+from cogs.options import NotThisVariant, check_variant_options
+from cogs.replies import error_text
+from rendering.hand import sorted_hand
+
+LOCALES = ("en", "fr")
+
+# --- cards by position --------------------------------------------------------------------
+
+HAND = tuple(parse_cards("Qs 3c 7d JK 10h 10h#2 Ad"))
+
+
+def test_a_number_is_the_card_at_that_place_of_the_hand_as_the_picture_numbers_it() -> None:
+    shown = sorted_hand(HAND)
+    assert positions.shown_hand(HAND) == shown
+    for n, card in enumerate(shown, start=1):
+        assert positions.card_at(HAND, n) == card
+        assert Card.parse(positions.by_position(str(n), HAND)).face == card.face
+    assert positions.by_position("1, 2  3", HAND) == ", ".join(
+        [c.code for c in shown[:1]] + [f"{shown[1].code}  {shown[2].code}"]
+    )
+
+
+def test_a_number_next_to_a_suit_stays_a_card_and_annotations_stay_as_typed() -> None:
+    assert positions.by_position("7 d", HAND) == "7 d"
+    assert positions.by_position("10 h 1", HAND) == "10 h " + sorted_hand(HAND)[0].code
+    assert positions.by_position("5h 6h JK=7h", HAND) == "5h 6h JK=7h"
+
+
+def test_twins_are_named_by_their_face_and_the_engine_picks_the_copy() -> None:
+    shown = sorted_hand(HAND)
+    twin = shown.index(Card.parse("10h#2")) + 1
+    assert positions.by_position(str(twin), HAND) == "10h"
+
+
+@pytest.mark.parametrize("position", [0, 8, 999])
+def test_a_number_past_the_hand_is_refused_in_words(position: int) -> None:
+    with pytest.raises(positions.NoSuchPosition) as refused:
+        positions.by_position(f"1 {position}", HAND)
+    assert error_text(refused.value, "en") == (
+        f"I couldn't read those cards: your hand has no card {position}:"
+        " its cards are numbered 1 to 7"
+    )
+    assert "1 à 7" in error_text(refused.value, "fr")
+
+
+def test_the_hand_text_numbers_the_cards_in_the_order_of_the_picture() -> None:
+    game = Game.new(preset("parlett"), ["ann", "bob"], seed=4)
+    view = game.view("ann")
+    text = present.hand_text(view, {}, "en")
+    numbered = re.search(r"^By number: (.*)$", text, re.M)
+    assert numbered is not None
+    expected = [f"{n} {c.face_text}" for n, c in enumerate(sorted_hand(view.hand), 1)]
+    assert numbered[1].split(" · ") == expected
+    first = text.splitlines()[0].split(": ", 1)[1]
+    assert [c.face for c in parse_cards(first)] == [c.face for c in sorted_hand(view.hand)]
+
+
+# --- deck copies are never shown as "#" ---------------------------------------------------
+
+
+def test_meld_lines_and_moves_never_show_a_copy_mark_only_meld_numbers() -> None:
+    """A seven-player parlett game (two decks, four jokers): every meld line, move line and
+    menu label names cards by face; ``#`` appears only before a meld's number."""
+    rng = random.Random(11)
+    game = Game.new(preset("parlett"), [f"p{i}" for i in range(7)], seed=11)
+    seen_twin = False
+    for _ in range(600):
+        if game.is_over:
+            break
+        action = random_action(game, rng, eagerness=1.0)
+        player = game.current_player
+        game.apply(action)
+        after = game.view(None)
+        texts = [present.meld_line(m, {}) for m in after.melds]
+        texts.append(present.move_text("P", game.state.log[-1], after, "en"))
+        if player is not None and not game.is_over:
+            for legal in game.legal_actions(game.current_player or ""):
+                if isinstance(legal, Meld | LayOff):
+                    texts.append(present.action_label(legal, after))
+        seen_twin |= any(p.card.copy for m in after.melds for p in m.cards)
+        for text in texts:
+            assert not re.search(r"\S#\d", text), text
+            for mark in re.finditer(r"#(\d+)", text):
+                assert int(mark[1]) in {m.id for m in after.melds}, text
+    assert seen_twin, "the game never melded a second deck's card: pick another seed"
+
+
+# --- rules in words -----------------------------------------------------------------------
+
+CHANGES: dict[str, list[dict[str, object]]] = {
+    "classic": [
+        {"must_discard_to_go_out": True},
+        {"limit_layoffs": True},
+        {"simple_scoring": True},
+        {"scoring": "negative"},
+    ],
+    "parlett": [
+        {"must_discard_to_go_out": True},
+        {"jokers": False},
+        {"two_decks": True},
+        {"ten_for_three": True},
+        {"ace_high": True},
+    ],
+    "500": [
+        {"must_discard_to_go_out": True},
+        {"limit_layoffs": True},
+        {"simple_scoring": True},
+        {"jokers": True},
+        {"ace_always_low": True},
+    ],
+}
+
+
+def test_every_option_a_variant_offers_changes_the_rules_by_one_sentence() -> None:
+    assert set(CHANGES) == set(variants.VARIANTS)
+    for name, changes in CHANGES.items():
+        for loc in LOCALES:
+            plain = rule_words.rules_lines(preset(name), loc)
+            assert plain[-1] == t("rules.diff.none", loc)
+            for change in changes:
+                lines = rule_words.changed_rules(preset(name, **change), loc)
+                assert len(lines) == 1, (name, change, lines)
+                assert not re.search(r"\b(yes|no|oui|non)$", lines[0]), lines[0]
+                assert "_" not in lines[0]
+
+
+def test_the_lobby_shows_the_variant_players_target_and_what_differs_only() -> None:
+    ruleset = preset("500", jokers=True, must_discard_to_go_out=True, target=300)
+    text = present.lobby_text(ruleset, ["Ann"], "Ann", "en")
+    assert "• Variant: Rummy 500" in text
+    assert "• Players: 2 to 8" in text
+    assert "• Game ends at 300 points" in text
+    assert "• Jokers: 2 per deck, wild" in text
+    assert "• Going out needs a final discard" in text
+    assert ": yes" not in text
+    assert ": no" not in text
+    assert "Simple scoring" not in text
+
+
+def test_without_a_game_the_rules_are_a_line_per_variant_and_point_to_help() -> None:
+    for loc in LOCALES:
+        lines = rule_words.variants_overview(loc)
+        assert len(lines) == len(variants.VARIANTS) + 2
+        for variant, line in zip(variants.VARIANTS.values(), lines[1:], strict=False):
+            assert t(variant.name_key, loc) in line
+            assert f"{variant.rules['min_players']}" in line
+        assert "/rummy help" in lines[-1]
+        assert len("\n".join(lines)) < 1200
+
+
+def test_the_deep_take_menu_says_which_card_must_then_be_used() -> None:
+    rng = random.Random(2)
+    game = Game.new(preset("500"), ["ann", "bob", "cat"], seed=2)
+    for _ in range(300):
+        player = game.current_player
+        assert player is not None
+        deep = [a for a in game.legal_actions(player) if isinstance(a, TakeDiscard) and a.depth > 1]
+        if deep:
+            view = game.view(player)
+            action = deep[-1]
+            label = rule_words.deep_take_label(action, view, "en")
+            lowest = view.discard[-action.depth].face_text
+            assert label == (
+                f"Take {action.depth} cards down to {lowest} — you must meld or lay off"
+                f" {lowest} at once"
+            )
+            assert len(label) <= 100
+            built = components.hand_view(7, view, game.legal_actions(player), "en")
+            assert built is not None
+            menu = next(
+                item.to_component_dict()
+                for item in built.children
+                if isinstance(item, items.MoveSelect) and ":take:" in (item.custom_id or "")
+            )
+            labels = [option["label"] for option in menu["options"]]
+            assert labels == [rule_words.deep_take_label(a, view, "en") for a in deep]
+            return
+        game.apply(random_action(game, rng))
+    pytest.fail("no deep take was ever possible: pick another seed")
+
+
+# --- /rummy help ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(variants.VARIANTS))
+@pytest.mark.parametrize("loc", LOCALES)
+def test_help_explains_a_turn_of_each_variant_with_its_buttons_and_commands(
+    name: str, loc: str
+) -> None:
+    ruleset = preset(name)
+    messages = help.help_messages(ruleset, loc)
+    assert len(messages) == 1
+    text = messages[0]
+    assert len(text) <= 2000
+    assert not text.endswith("…")
+    for command in ("/draw source:stock", "/meld cards:", "/layoff cards:", "/discard card:3"):
+        assert command in text
+    for label in ("button.draw", "menu.meld", "menu.layoff", "menu.discard"):
+        assert t(label, loc) in text
+    assert t(ruleset.variant.name_key, loc) in text
+    assert str(ruleset.target) in text
+    assert ("depth:" in text) == ruleset.deep_discard
+    assert ("/swap" in text) == ruleset.joker_swap
+    assert ("/endround" in text) == (ruleset.stock_out.value == "end_round")
+    assert (t("help.jokers", loc) in text) == (ruleset.jokers_per_deck > 0)
+
+
+def test_help_for_a_table_with_options_names_them_and_the_rule_they_change() -> None:
+    ruleset = preset("classic", scoring="negative", must_discard_to_go_out=True)
+    (text,) = help.help_messages(ruleset, "en")
+    assert "the lowest total wins" in text
+    assert "the last card must be discarded" in text
+    assert "This table's house options: Negative scoring" in text
+
+
+def test_help_without_a_variant_gives_every_variant_and_how_to_start() -> None:
+    for loc in LOCALES:
+        (text,) = help.help_messages(None, loc)
+        for variant in variants.VARIANTS.values():
+            assert t(variant.name_key, loc) in text
+        for label in ("button.join", "button.addbot", "button.start"):
+            assert t(label, loc) in text
+        assert "/rummy new" in text
+        assert "/rummy help variant:" in text
+
+
+def test_help_too_long_for_one_message_goes_in_several_never_cut() -> None:
+    ruleset = preset("parlett", two_decks=True, ten_for_three=True, ace_high=True)
+    lines = help.variant_help(ruleset, "fr")
+    split = help.help_messages(ruleset, "fr", limit=600)
+    assert len(split) > 2
+    assert all(len(m) <= 600 for m in split)
+    assert "\n".join(split) == "\n".join(lines)
+
+
+def test_every_variant_has_its_lines_in_every_catalog() -> None:
+    for variant in variants.VARIANTS.values():
+        for loc in available_locales():
+            texts = catalog(loc)
+            for key in (f"rules.summary.{variant.name}", f"help.values.{variant.name}"):
+                assert key in texts, (loc, key)
+
+
+# --- option errors in players' words ------------------------------------------------------
+
+NEW_OPTIONS: dict[str, list[object]] = {
+    "target": [250],
+    "jokers": [True, False],
+    "two_decks": [True, False],
+    "ace_high": [True, False],
+    "ace_always_low": [True, False],
+    "scoring": ["positive", "negative"],
+    "simple_scoring": [True, False],
+    "limit_layoffs": [True, False],
+    "must_discard_to_go_out": [True, False],
+    "ten_for_three": [True, False],
+}
+"""Every rule option of ``/rummy new`` with the values Discord lets a person send."""
+
+ENGINE_ALIASES = frozenset(
+    word for name in variants.VARIANTS for word in options_for(name) if "_" in word
+) - frozenset(NEW_OPTIONS)
+"""The engine's other words for the options (``discard_to_go_out``, ``game_target``, …)."""
+FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(Ruleset) if "_" in f.name) - frozenset(
+    NEW_OPTIONS
+)
+"""The ruleset's field names that are no option name of the command."""
+
+
+def _internal_names(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
+    """Engine aliases, field names, reprs and enum names in ``text`` (``allowed``: the
+    command's own option names, which people type)."""
+    found = [w for w in re.findall(r"[A-Za-z]+(?:_[A-Za-z]+)+", text) if w not in allowed]
+    found += [w for w in ENGINE_ALIASES | FIELD_NAMES if re.search(rf"\b{w}\b", text)]
+    found += re.findall(r"\b(?:Scoring|StockOut|Suit|Phase)\.\w+|<[A-Za-z]+[ .:]|\w+\(", text)
+    return found
+
+
+def _refusal(name: str, option: str, value: object, loc: str) -> NotThisVariant | None:
+    """What ``/rummy new variant:<name> <option>:<value>`` is refused with, if anything."""
+    try:
+        check_variant_options(name, {option: value}, loc)
+    except NotThisVariant as refused:
+        return refused
+    return None
+
+
+def test_every_option_of_every_variant_is_accepted_or_refused_in_the_command_s_words() -> None:
+    refusals = 0
+    for name, variant in variants.VARIANTS.items():
+        for option, values in NEW_OPTIONS.items():
+            for value in values:
+                if _refusal(name, option, value, "en") is None:
+                    # Accepted: the engine takes it as it is, with nothing to refuse.
+                    assert preset(name, **{option: value}).name == name
+                    continue
+                refusals += 1
+                having = [
+                    v
+                    for v in variants.VARIANTS.values()
+                    if _refusal(v.name, option, value, "en") is None
+                ]
+                assert having, (option, value)
+                for loc in LOCALES:
+                    refused = _refusal(name, option, value, loc)
+                    assert refused is not None
+                    said = error_text(refused, loc)
+                    own = t(f"cmd.rummy.new.opt.{option}.name", loc)
+                    assert said.split(": ", 1)[1].startswith(own), said
+                    assert t(variant.name_key, loc) in said
+                    assert all(t(v.name_key, loc) in said for v in having), said
+                    assert not _internal_names(said, frozenset({own})), said
+    assert refusals >= 10
+
+
+def test_the_example_of_the_issue_is_said_as_a_player_would() -> None:
+    with pytest.raises(NotThisVariant) as refused:
+        check_variant_options("classic", {"jokers": True}, "en")
+    assert error_text(refused.value, "en") == (
+        "Those rules don't fit together: jokers is only for Parlett's Basic Rummy"
+        " or Rummy 500, not Classic Rummy"
+    )
+    with pytest.raises(NotThisVariant) as refused:
+        check_variant_options("500", {"scoring": "negative"}, "en")
+    assert "scoring:negative is only for Classic Rummy, not Rummy 500" in error_text(
+        refused.value, "en"
+    )
+
+
+UNREACHABLE = {
+    "refusal.rules.no_option": "check_variant_options refuses first (tested above)",
+    "refusal.rules.unknown_fields": "only a saved game's data is read with field names",
+    "refusal.rules.yes_no": "yes/no options are booleans in every command",
+}
+"""Refusals whose parameters are engine names, and why no command can produce them."""
+
+
+def test_no_refusal_or_error_text_names_the_inside() -> None:
+    """Every refusal and error of every catalog: no repr, no enum or field name, no engine
+    alias; a parameter that shows engine names only in the refusals no command produces."""
+    for loc in available_locales():
+        for key, text in catalog(loc).items():
+            if not key.startswith(("refusal.", "error.")):
+                continue
+            assert "!r}" not in text, (loc, key)
+            assert not _internal_names(re.sub(r"\{[^}]*\}", "", text)), (loc, key, text)
+            if re.search(r"\{(options|fields|option)\}", text):
+                assert key in UNREACHABLE or key == "refusal.option.variant", (loc, key)
+
+
+def test_a_variant_is_named_as_people_read_it_and_a_short_lobby_offers_a_computer() -> None:
+    short = LobbyError(
+        "refusal.lobby.rules",
+        reason=RulesError("refusal.rules.players", preset="classic", least=2, most=4, count=1),
+    )
+    said = error_text(short, "en")
+    assert said == (
+        "Not allowed: Classic Rummy needs 2 to 4 players, and this table has 1."
+        " Seat a computer player with the Add computer player button (or /rummy addbot),"
+        " or wait for someone to press Join."
+    )
+    assert t("button.addbot", "fr") in error_text(short, "fr")
+    full = LobbyError(
+        "refusal.lobby.rules",
+        reason=RulesError("refusal.rules.players", preset="500", least=2, most=8, count=9),
+    )
+    assert refusal_words.advice(full, "en") is None
+    assert "Rummy 500 needs 2 to 8 players" in error_text(full, "en")
+
+
+# --- the rating explained -----------------------------------------------------------------
+
+
+def test_the_standings_and_a_card_say_what_the_rating_is_in_one_line() -> None:
+    entry = LeagueEntry(1, 1, 7, "Ann", 1, 3, 2, 5, 120, 80, 4, 3, 27.0, 6.0)
+    page = StandingsPage(1, 1, 10, 1, 1, (entry,))
+    for loc in LOCALES:
+        note = t("league.rating_note", loc)
+        assert "\n" not in note
+        assert league.standings_text(page, loc).endswith(note)
+        card = league.player_text(entry, loc)
+        assert card.splitlines() == [card.splitlines()[0], note]
+        assert (
+            number(9.0, loc, decimals=1) in card
+        )  # mu - 3 sigma, as the note says it starts at 0 (25 - 3 × 25/3)
+    assert "among themselves" in t("league.rating_note", "en")
