@@ -19,6 +19,7 @@ from bot.i18n import locale_of, t
 from bot.rummy import preset, preset_names, variants
 from cogs import erasure, flows, present
 from cogs.client import Interaction
+from cogs.replay import game_choices, post_replay
 from cogs.replies import Refused, guarded, send
 from rendering import render_table
 
@@ -233,6 +234,12 @@ class Lobby(commands.Cog):
             await send(interaction, text)
 
         await guarded(interaction, work)
+
+    @rummy.command(name="replay", description="Watch a finished game of this server again")
+    @app_commands.describe(game="The game's number (in /league history and its final result)")
+    @app_commands.autocomplete(game=game_choices)
+    async def replay(self, interaction: Interaction, game: int) -> None:
+        await post_replay(interaction, game)
 
     @rummy.command(name="forget-me", description="Erase what this bot keeps about you (asks first)")
     async def forget_me(self, interaction: Interaction) -> None:
