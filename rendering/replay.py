@@ -82,7 +82,7 @@ def render_replay(
     rounds = sum(1 for m in moments if m.kind is MomentKind.DEAL)
     if kept_always > MAX_FRAMES:
         raise ReplayTooLong(rounds)
-    painter = _Painter(moments, names, theme, four_colour)
+    painter = FramePainter(moments, names, theme, four_colour)
     step = max(1, math.ceil(total / max_turn_frames))
     while True:
         chosen = shown(moments, step)
@@ -110,7 +110,7 @@ def shown(moments: Sequence[Moment], step: int) -> list[Moment]:
     return kept
 
 
-class _Painter:
+class FramePainter:
     """Frames of one game, all on one canvas: as wide as every picture, as high as the
     highest (the table keeps one size for a whole game; summaries vary)."""
 
