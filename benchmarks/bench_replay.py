@@ -69,11 +69,12 @@ def build(game: Game) -> Build:
     return Build(replay.turns, replay.frames, replay.step, wall, cpu, len(replay.gif))
 
 
-def pillow_writer(moments: tuple[Moment, ...]) -> tuple[float, int]:
-    """Seconds and bytes of Pillow's ``save_all`` for the same frames (step 1)."""
+def pillow_writer(moments: tuple[Moment, ...], step: int) -> tuple[float, int]:
+    """Seconds and bytes of Pillow's ``save_all`` for the same frames."""
     painter = FramePainter(moments, None, "dark", False)
     start = time.perf_counter()
-    frames = list(painter.frames(shown(moments, 1)))
+    kept = shown(moments, step)
+    frames = list(painter.frames(kept))
     out = io.BytesIO()
     first, *rest = [frame for frame, _ in frames]
     first.save(
@@ -81,7 +82,7 @@ def pillow_writer(moments: tuple[Moment, ...]) -> tuple[float, int]:
         "GIF",
         save_all=True,
         append_images=rest,
-        duration=[HOLD_MS[m.kind] for m in shown(moments, 1)],
+        duration=[HOLD_MS[m.kind] for m in kept],
         loop=0,
     )
     return time.perf_counter() - start, out.tell()
@@ -116,7 +117,7 @@ def main() -> None:
     assert long_game is not None
     moments = timeline(long_game)
     ours = build(long_game)
-    pillow_s, pillow_size = pillow_writer(moments)
+    pillow_s, pillow_size = pillow_writer(moments, ours.step)
     width, height = FramePainter(moments, None, "dark", False).size
     frame_mib = ours.frames * width * height / 2**20
     print(
