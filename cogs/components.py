@@ -146,7 +146,7 @@ def lobby_message(
     if thread is not None and state == "started":
         names = {x.player_id: x.display_name for x in event.seats}
         return present.thread_lobby_text(
-            ruleset, players, f"<#{thread}>", loc, event.view(None), names
+            ruleset, players, f"<#{thread}>", loc, event.view(None), names, event.game_id
         ), None
     return present.lobby_text(
         ruleset, players, host, loc, state=state, timer=event.turn_timer

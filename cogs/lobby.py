@@ -20,6 +20,7 @@ from bot.rummy import Ruleset, preset, variants
 from cogs import erasure, flows, help, present, rule_words, seat_flows, settings
 from cogs.client import Interaction
 from cogs.picture_words import picture_words
+from cogs.replay import game_choices, post_replay
 from cogs.replies import guarded, send
 from rendering import render_table
 
@@ -327,6 +328,12 @@ class Lobby(commands.Cog):
                 await send(interaction, text)
 
         await guarded(interaction, work)
+
+    @rummy.command(name="replay", description="Watch a finished game of this server again")
+    @app_commands.describe(game="The game's number (in /league history and its final result)")
+    @app_commands.autocomplete(game=game_choices)
+    async def replay(self, interaction: Interaction, game: int) -> None:
+        await post_replay(interaction, game)
 
     @rummy.command(name="forget-me", description="Erase what this bot keeps about you (asks first)")
     async def forget_me(self, interaction: Interaction) -> None:

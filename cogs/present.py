@@ -169,6 +169,7 @@ def thread_lobby_text(
     loc: str,
     view: GameView | None,
     names: Mapping[str, str],
+    game_id: int | None = None,
 ) -> str:
     """The lobby message of a game played in ``thread`` (a channel mention): one line while
     it is played, its final standings once it is over."""
@@ -178,7 +179,10 @@ def thread_lobby_text(
             "lobby.playing_in", loc, variant=variant, thread=thread, players=", ".join(players)
         )
     return fit(
-        [t("lobby.played_in", loc, variant=variant, thread=thread), final_text(view, names, loc)]
+        [
+            t("lobby.played_in", loc, variant=variant, thread=thread),
+            final_text(view, names, loc, game_id),
+        ]
     )
 
 
@@ -451,8 +455,11 @@ def _round_reason(result: RoundResult, names: Mapping[str, str], loc: str) -> st
     }[result.reason]
 
 
-def final_text(view: GameView, names: Mapping[str, str], loc: str) -> str:
-    """Final standings, best first as the rules rank them."""
+def final_text(
+    view: GameView, names: Mapping[str, str], loc: str, game_id: int | None = None
+) -> str:
+    """Final standings, best first as the rules rank them; with the game's number, how to
+    watch it again."""
     order = sorted(
         view.seats, key=lambda s: s.score, reverse=view.ruleset.scoring is not Scoring.NEGATIVE
     )
@@ -462,6 +469,8 @@ def final_text(view: GameView, names: Mapping[str, str], loc: str) -> str:
         lines.append(
             t("final.line", loc, place=place, player=name_of(seat.player, names), score=seat.score)
         )
+    if game_id is not None:
+        lines.append(t("replay.offer", loc, game=game_id))
     return fit(lines)
 
 

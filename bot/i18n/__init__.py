@@ -260,7 +260,9 @@ def command_key(context: app_commands.TranslationContextTypes) -> str | None:
         suffix = "name" if where is Where.parameter_name else "desc"
         return f"cmd.{_dotted(data.command.qualified_name)}.opt.{data.display_name}.{suffix}"
     if where is Where.choice_name:
-        return f"choice.{data.value}"
+        # A number's choice (a game in /rummy replay) is labelled in the asker's language
+        # already; read as a key, game #500 would be called "Rummy 500".
+        return f"choice.{data.value}" if isinstance(data.value, str) else None
     return None
 
 

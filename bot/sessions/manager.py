@@ -21,6 +21,7 @@ from bot.sessions.errors import ChannelBusy, NotAllowed
 from bot.sessions.events import Listener
 from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
+from bot.sessions.replays import Replays
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
 from bot.sessions.timers import STAND_IN_LEVEL, Timing
@@ -60,6 +61,8 @@ class SessionManager:
         self._notifiers: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
         self.league = League(store)
+        self.replays = Replays(store)
+        """Finished games read back for their replays."""
         self.server_settings = ServerSettingsBook(store)
         """What each server chose (threads or not, …)."""
         self.personal_settings = PersonalSettingsBook(store)

@@ -155,7 +155,7 @@ class ChannelPosts:
         for result in event.rounds:
             await self._round_summary(messages, channel, view, result, players)
         if event.status is s.SessionStatus.FINISHED:
-            text = present.final_text(view, messages.names, messages.locale)
+            text = present.final_text(view, messages.names, messages.locale, messages.game_id)
             words = picture_words(messages.locale)
             chart = await asyncio.to_thread(
                 render_score_chart, view, names=messages.names, words=words
