@@ -12,7 +12,7 @@ from bot.rummy.actions import Action, Discard, LayOff, Meld, SwapJoker
 from bot.rummy.cards import ACE, HIGH_ACE, Card, full_pack
 from bot.rummy.melds import TableMeld, layoff_readings
 from bot.rummy.rules import Ruleset
-from bot.rummy.solver import Arrangement
+from bot.rummy.solver import Arrangement, solve
 from bot.rummy.views import GameView
 
 
@@ -90,9 +90,41 @@ def _positions(card: Card, ruleset: Ruleset) -> set[int]:
 
 
 def _highest(discards: Sequence[Discard], ruleset: Ruleset, among: Iterable[Card]) -> Discard:
+    """The highest discard among the cards ``among``, else among all; never a joker while
+    another card may go (:func:`_spare_jokers`)."""
+    allowed = _spare_jokers(discards)
     pool = {c.face for c in among}
-    chosen = [d for d in discards if d.card.face in pool] or list(discards)
+    chosen = [d for d in allowed if d.card.face in pool] or allowed
     return max(chosen, key=lambda d: (_value(d.card, ruleset), d.card.sort_key))
+
+
+def _spare_jokers(discards: Sequence[Discard]) -> list[Discard]:
+    """The discards without the jokers, unless nothing else may go. A joker is the most
+    useful card of the pack, to its holder and to the next player who picks it up; it
+    counts 15 in hand, but held it melds with any pair, so throwing it is never the best
+    way to save those points while another card may go."""
+    naturals = [d for d in discards if not d.card.is_joker]
+    return naturals or list(discards)
+
+
+def _jokers_last(
+    ranked: Sequence[Discard], hand: Sequence[Card], ruleset: Ruleset, melds: Sequence[TableMeld]
+) -> list[Discard]:
+    """``ranked`` with every joker moved to the end (see :func:`_spare_jokers`), but for a
+    joker whose discard goes out (the rest of the hand melds and lays off entirely) when no
+    other card's does: that joker is the way to win the round."""
+
+    def goes_out(discard: Discard) -> bool:
+        return not solve(_without(hand, discard.card), ruleset, melds).left
+
+    jokers = [d for d in ranked if d.card.is_joker]
+    if not jokers:
+        return list(ranked)
+    naturals = [d for d in ranked if not d.card.is_joker]
+    winning = [d for d in jokers if goes_out(d)]
+    if winning and not any(map(goes_out, naturals)):
+        return winning + naturals + [d for d in jokers if d not in winning]
+    return naturals + jokers
 
 
 def _fits(card: Card, meld: TableMeld, ruleset: Ruleset) -> bool:
