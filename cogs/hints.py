@@ -56,7 +56,10 @@ def move_sentence(advice: Advice, view: GameView, loc: str) -> str:
 
 
 def then_sentence(advice: Advice, loc: str) -> str | None:
-    """The discard the turn leads to, when the move is not the discard itself."""
+    """The discard the turn leads to, when the move is not the discard itself; or that
+    the rest of the hand goes down."""
+    if advice.lays_out:
+        return t("hint.then_lay_out", loc)
     if advice.then is None:
         return None
     card = card_text(advice.then)
@@ -133,5 +136,7 @@ def _discard_sentence(card: Card, held: Sequence[Play], loc: str) -> str:
     """A discard; when melds are kept in hand rather than laid down, which and why."""
     if not held:
         return t("hint.move.discard", loc, card=card_text(card))
-    key = "hint.move.hold" if any(p.meld_id is None for p in held) else "hint.move.hold_layoffs"
-    return t(key, loc, card=card_text(card), plays=plays_text(held))
+    if any(p.meld_id is None for p in held):
+        return t("hint.move.hold", loc, card=card_text(card), plays=plays_text(held))
+    cards = " ".join(slots_text(p.slots) for p in held)
+    return t("hint.move.hold_layoffs", loc, card=card_text(card), cards=cards)

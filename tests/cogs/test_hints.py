@@ -146,7 +146,10 @@ def _check_words(advice: Advice, view: GameView, legal: Sequence[Action]) -> Non
     if isinstance(advice.action, Discard) and advice.held:
         assert "to go out in one go" in sentence, sentence
     thens = [line for line in english.splitlines() if line.startswith("Then ")]
-    if advice.then is None:
+    if advice.lays_out:
+        assert advice.then is None
+        assert thens == ["Then lay down the rest: you go out."], english
+    elif advice.then is None:
         assert not thens, english
     else:
         assert len(thens) == 1, english

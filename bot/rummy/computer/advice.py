@@ -48,6 +48,9 @@ class Advice:
     otherwise."""
     then_goes_out: bool = False
     """Whether that discard goes out (the rest of the hand melds and lays off entirely)."""
+    lays_out: bool = False
+    """Whether, after the move, the whole hand melds and lays off, going out without a
+    discard (then ``then`` is None)."""
 
 
 def advise(view: GameView, legal: Sequence[Action]) -> Advice:
@@ -61,13 +64,24 @@ def advise(view: GameView, legal: Sequence[Action]) -> Advice:
     if after is None:
         return Advice(action, purpose=purpose)
     hand, forbidden = after
+    # After a draw from the stock the hand holds one card more, not yet known: no promise.
+    known = not isinstance(action, DrawStock)
+    if known and not view.ruleset.must_discard_to_go_out and _goes_out(view, hand):
+        return Advice(action, purpose=purpose, lays_out=True)
     then = _then(view, hand, forbidden)
     if then is None:
         return Advice(action, purpose=purpose)
-    # After a draw from the stock the hand holds one card more, not yet known: no promise.
-    drawn = isinstance(action, DrawStock)
-    out = not drawn and not solve(_without(hand, then), view.ruleset, view.melds).left
+    out = known and _goes_out(view, _without(hand, then))
     return Advice(action, purpose=purpose, then=then, then_goes_out=out)
+
+
+def _goes_out(view: GameView, hand: Sequence[Card]) -> bool:
+    """Whether ``hand`` melds and lays off entirely this turn. Under the limit-lay-offs
+    option (one lay-off a turn) only melds are counted on: no promise it cannot keep."""
+    arrangement = solve(hand, view.ruleset, view.melds)
+    if arrangement.left:
+        return False
+    return not (view.ruleset.limit_layoffs and arrangement.layoffs)
 
 
 def _purpose(view: GameView, take: TakeDiscard) -> Meld | LayOff | None:

@@ -158,8 +158,21 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
-def _used(arrangement: Arrangement, card: Card) -> bool:
-    return any(card.face == c.face for p in arrangement.plays for c in p.cards)
+def _used(arrangement: Arrangement, card: Card, *, may_lay_off: bool = True) -> bool:
+    """Whether ``arrangement`` places ``card``; with ``may_lay_off`` False, only in a new
+    meld (the limit-lay-offs option before a player's first meld)."""
+    return any(
+        card.face == c.face
+        for p in arrangement.plays
+        if may_lay_off or p.meld_id is None
+        for c in p.cards
+    )
+
+
+def _may_lay_off(view: GameView) -> bool:
+    """Whether the viewer may lay off this turn without melding first."""
+    seat = view.seat_of_viewer
+    return not view.ruleset.limit_layoffs or (seat is not None and seat.has_melded)
 
 
 def unseen_cards(view: GameView) -> list[Card]:

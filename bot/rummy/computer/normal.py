@@ -19,6 +19,7 @@ from bot.rummy.computer.hands import (
     _hand_key,
     _HandKey,
     _jokers_last,
+    _may_lay_off,
     _plays,
     _positions,
     _run_fillers,
@@ -181,7 +182,8 @@ class _Planner:
             hand = self.hand + taken
             if action.depth == 1:
                 value = self.best_keep(hand, taken[0])
-                if not _used(solve(hand, self.ruleset, self.melds), taken[0]):
+                arranged = solve(hand, self.ruleset, self.melds)
+                if not _used(arranged, taken[0], may_lay_off=_may_lay_off(view)):
                     continue
             else:
                 if best_score(hand, self.ruleset, self.melds, must_place=taken[0]) is None:
