@@ -44,8 +44,8 @@ class Advice:
     """For a discard: the melds and lay-offs kept in hand this turn, to go out in one go."""
     then: Card | None = None
     """When the move is not the discard: the card to discard at the end of the turn as the
-    hand stands (never a joker while another card may go); None when the turn ends
-    otherwise."""
+    hand stands (never a joker while another card may go, unless that discard goes out);
+    None when the turn ends otherwise."""
     then_goes_out: bool = False
     """Whether that discard goes out (the rest of the hand melds and lays off entirely)."""
     lays_out: bool = False

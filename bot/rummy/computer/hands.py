@@ -100,9 +100,8 @@ def _highest(discards: Sequence[Discard], ruleset: Ruleset, among: Iterable[Card
 
 def _spare_jokers(discards: Sequence[Discard]) -> list[Discard]:
     """The discards without the jokers, unless nothing else may go. A joker is the most
-    useful card of the pack, to its holder and to the next player who picks it up; it
-    counts 15 in hand, but held it melds with any pair, so throwing it is never the best
-    way to save those points while another card may go."""
+    useful card of the pack, to its holder and to the next player who picks it up: held, it
+    melds with any pair, which is worth more than the 15 points it saves when thrown."""
     naturals = [d for d in discards if not d.card.is_joker]
     return naturals or list(discards)
 
