@@ -22,7 +22,7 @@ from bot.i18n import locale_of, t
 from bot.personal_settings import UNCHOSEN, PersonalSettings
 from bot.rummy import Action, GameView, Ruleset
 from bot.sessions.messages import MessageKind
-from cogs import components, present, threads
+from cogs import components, hints, present, threads
 from cogs.client import Interaction
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hand, dm_hand, hand_message
@@ -591,7 +591,7 @@ async def committed_hand(
 
 async def hint_command(interaction: Interaction) -> None:
     """/hint: the best arrangement of the asker's hand and the move the normal computer
-    player would make, from the asker's own view only."""
+    player would make, from the asker's own view only, in words (:mod:`cogs.hints`)."""
 
     async def work() -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -602,7 +602,7 @@ async def hint_command(interaction: Interaction) -> None:
         if not legal:
             raise Refused("hint.not_your_turn")
         view = session.view(player)
-        text = await asyncio.to_thread(present.hint_text, view, legal, loc)
+        text = await asyncio.to_thread(hints.hint_text, view, legal, loc)
         await send(interaction, text)
 
     await guarded(interaction, work)

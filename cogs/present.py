@@ -32,9 +32,7 @@ from bot.rummy import (
     TakeDiscard,
     parse_action,
 )
-from bot.rummy.computer import NormalPlayer, normal_action
 from bot.rummy.melds import Reading, Slot
-from bot.rummy.solver import solve
 from bot.sessions import Seat, SeatKind
 from cogs import positions
 from cogs.rule_words import rules_lines
@@ -508,45 +506,3 @@ def action_label(action: Action, view: GameView) -> str:
         case _:
             text = str(action)
     return text if len(text) <= VALUE_LIMIT else text[: VALUE_LIMIT - 1] + "…"
-
-
-def hint_text(view: GameView, legal: Sequence[Action], loc: str) -> str:
-    """A hint for the player whose view this is: the best arrangement of their hand, the
-    move the normal computer player would make now, and the card it would discard. Reads
-    only the player's own view, so it tells nothing the player could not know."""
-    ruleset = view.ruleset
-    best = solve(view.hand, ruleset, view.melds)
-    lines = [f"**{t('hint.title', loc)}**"]
-    melds = [cards_text(play.cards) for play in best.melds]
-    lines.append(
-        t("hint.melds", loc, melds=" · ".join(melds)) if melds else t("hint.no_melds", loc)
-    )
-    layoffs = [f"{cards_text(play.cards)} → #{play.meld_id}" for play in best.layoffs]
-    if layoffs:
-        lines.append(t("hint.layoffs", loc, layoffs=" · ".join(layoffs)))
-    left = tn("unit.points", best.left_value, loc)
-    lines.append(t("hint.left", loc, cards=cards_text(best.left) or "—", value=left))
-    move = normal_action(NormalPlayer(), view, legal)
-    lines.append(t("hint.next", loc, move=_hint_move(move, view, loc)))
-    if isinstance(move, Discard):
-        discard: Card | None = move.card
-    else:
-        loose = best.left or tuple(view.hand)
-        discard = max(loose, key=lambda c: (ruleset.card_value(c), c.sort_key)) if loose else None
-    if discard is not None:
-        lines.append(t("hint.discard", loc, card=card_text(discard)))
-    return fit(lines)
-
-
-def _hint_move(action: Action, view: GameView, loc: str) -> str:
-    match action:
-        case DrawStock():
-            return t("hint.draw", loc)
-        case TakeDiscard(depth=1):
-            return t("hint.take_top", loc)
-        case TakeDiscard(depth=depth):
-            return t("hint.take", loc, depth=tn("unit.cards", depth, loc))
-        case EndRound():
-            return t("hint.end", loc)
-        case _:
-            return action_label(action, view)

@@ -213,29 +213,3 @@ def test_a_card_code_round_trips_for_every_physical_card() -> None:
     with pytest.raises(PlayerError):
         present.decode_action("m:zz")
     assert isinstance(Card.parse("10h"), Card)
-
-
-@pytest.mark.parametrize(("name", "players", "options"), CASES[:3])
-def test_a_hint_names_only_cards_of_the_hand_and_fits_a_message(
-    name: str, players: int, options: dict[str, object]
-) -> None:
-    for seed in range(GAMES):
-        for number, game in enumerate(states(name, players, seed, **options)):
-            if number % 9:
-                continue
-            player = game.view(None).current
-            assert player is not None
-            view = game.view(player)
-            text = present.hint_text(view, game.legal_actions(player), "en")
-            assert len(text) <= present.MESSAGE_LIMIT
-            faces = {c.face for c in view.hand}
-            lines = dict(line.split(": ", 1) for line in text.splitlines()[1:] if ": " in line)
-            assert "Suggested move" in lines
-            for meld in lines.get("Best melds", "").split(" · "):
-                if meld:
-                    assert {c.face for c in parse_cards(meld)} <= faces, (meld, view.hand)
-            discard = lines.get("Suggested discard")
-            if discard is not None:
-                assert parse_cards(discard)[0].face in faces
-            french = present.hint_text(view, game.legal_actions(player), "fr")
-            assert "Coup conseillé" in french

@@ -19,8 +19,13 @@ The package, by what each part knows: :mod:`.levels` (what a computer player is)
 :mod:`.hands` (card helpers the levels share), :mod:`.memory` (what a player remembers of
 the others' picks), :mod:`.plans` (a solver plan as a legal action), :mod:`.easy`,
 :mod:`.normal` and :mod:`.hard` (the levels; *hard*'s look-ahead beside it),
-:mod:`.stand_in` (the timer's safe move, catching up mid-game) and :mod:`.make` (players by
-level, choosing in a worker process).
+:mod:`.stand_in` (the timer's safe move, catching up mid-game), :mod:`.make` (players by
+level, choosing in a worker process) and :mod:`.advice` (what /hint advises: *normal*'s move
+in a person's seat, with its reasons).
+
+No level throws a joker while another card may go, unless that discard goes out
+(:func:`.hands._jokers_last`): it melds with any pair, so it is worth more kept than the 15
+points it saves thrown, and the next player may pick it up.
 
 Players are small picklable objects, so a move can be chosen in a worker process with
 :func:`choose_in_process`; they hold no random generator of their own (one is passed in).

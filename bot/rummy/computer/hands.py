@@ -12,7 +12,7 @@ from bot.rummy.actions import Action, Discard, LayOff, Meld, SwapJoker
 from bot.rummy.cards import ACE, HIGH_ACE, Card, full_pack
 from bot.rummy.melds import TableMeld, layoff_readings
 from bot.rummy.rules import Ruleset
-from bot.rummy.solver import Arrangement
+from bot.rummy.solver import Arrangement, solve
 from bot.rummy.views import GameView
 
 
@@ -90,9 +90,40 @@ def _positions(card: Card, ruleset: Ruleset) -> set[int]:
 
 
 def _highest(discards: Sequence[Discard], ruleset: Ruleset, among: Iterable[Card]) -> Discard:
+    """The highest discard among the cards ``among``, else among all; never a joker while
+    another card may go (:func:`_spare_jokers`)."""
+    allowed = _spare_jokers(discards)
     pool = {c.face for c in among}
-    chosen = [d for d in discards if d.card.face in pool] or list(discards)
+    chosen = [d for d in allowed if d.card.face in pool] or allowed
     return max(chosen, key=lambda d: (_value(d.card, ruleset), d.card.sort_key))
+
+
+def _spare_jokers(discards: Sequence[Discard]) -> list[Discard]:
+    """The discards without the jokers, unless nothing else may go. A joker is the most
+    useful card of the pack, to its holder and to the next player who picks it up: held, it
+    melds with any pair, which is worth more than the 15 points it saves when thrown."""
+    naturals = [d for d in discards if not d.card.is_joker]
+    return naturals or list(discards)
+
+
+def _jokers_last(
+    ranked: Sequence[Discard], hand: Sequence[Card], ruleset: Ruleset, melds: Sequence[TableMeld]
+) -> list[Discard]:
+    """``ranked`` with every joker moved to the end (see :func:`_spare_jokers`), but for a
+    joker whose discard goes out (the rest of the hand melds and lays off entirely) when no
+    other card's does: that joker is the way to win the round."""
+
+    def goes_out(discard: Discard) -> bool:
+        return not solve(_without(hand, discard.card), ruleset, melds).left
+
+    jokers = [d for d in ranked if d.card.is_joker]
+    if not jokers:
+        return list(ranked)
+    naturals = [d for d in ranked if not d.card.is_joker]
+    winning = [d for d in jokers if goes_out(d)]
+    if winning and not any(map(goes_out, naturals)):
+        return winning + naturals + [d for d in jokers if d not in winning]
+    return naturals + jokers
 
 
 def _fits(card: Card, meld: TableMeld, ruleset: Ruleset) -> bool:
@@ -126,8 +157,21 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     return rest
 
 
-def _used(arrangement: Arrangement, card: Card) -> bool:
-    return any(card.face == c.face for p in arrangement.plays for c in p.cards)
+def _used(arrangement: Arrangement, card: Card, *, may_lay_off: bool = True) -> bool:
+    """Whether ``arrangement`` places ``card``; with ``may_lay_off`` False, only in a new
+    meld (the limit-lay-offs option before a player's first meld)."""
+    return any(
+        card.face == c.face
+        for p in arrangement.plays
+        if may_lay_off or p.meld_id is None
+        for c in p.cards
+    )
+
+
+def _may_lay_off(view: GameView) -> bool:
+    """Whether the viewer may lay off this turn without melding first."""
+    seat = view.seat_of_viewer
+    return not view.ruleset.limit_layoffs or (seat is not None and seat.has_melded)
 
 
 def unseen_cards(view: GameView) -> list[Card]:

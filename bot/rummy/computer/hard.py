@@ -140,7 +140,10 @@ class _Lookahead(_Planner):
     def discard(self, discards: Sequence[Discard]) -> Discard:
         if len(discards) == 1:
             return discards[0]
-        ranked = self.ranked_discards(discards)[: self.hard.candidates]
+        ranked = self.ranked_discards(discards)
+        # Jokers come last (see _jokers_last): only a first one, which goes out, is searched.
+        ranked = [d for i, d in enumerate(ranked) if i == 0 or not d.card.is_joker]
+        ranked = ranked[: self.hard.candidates]
         interest = self._interest()
         best: tuple[float, Discard] | None = None
         for option in ranked:
@@ -195,7 +198,8 @@ class _Lookahead(_Planner):
 
     def kept(self, hand: list[Card], no_discard: Card | None) -> float:
         """The worth of ``hand`` (one card over) after its best discard, or of going out;
-        only loose cards of its best arrangement are weighed as the discard."""
+        only loose cards of its best arrangement are weighed as the discard, and a joker only
+        when no other card is loose (as it plays: see :func:`_jokers_last`)."""
         key = (_hand_key(hand), no_discard)
         found = self._kept.get(key)
         if found is not None:
@@ -205,7 +209,8 @@ class _Lookahead(_Planner):
             value = arrangement.score + self.bonus()
         else:
             options = []
-            for card in _distinct(arrangement.left):
+            loose = _distinct(arrangement.left)
+            for card in [c for c in loose if not c.is_joker] or loose:
                 if no_discard is not None and card.face == no_discard.face:
                     continue
                 after = self.arrange(_without(hand, card))

@@ -18,6 +18,8 @@ from bot.rummy.computer.hands import (
     _fits,
     _hand_key,
     _HandKey,
+    _jokers_last,
+    _may_lay_off,
     _plays,
     _positions,
     _run_fillers,
@@ -31,7 +33,7 @@ from bot.rummy.computer.memory import Memory, observe, remember
 from bot.rummy.computer.plans import _match, _swapped
 from bot.rummy.melds import TableMeld
 from bot.rummy.rules import Ruleset
-from bot.rummy.solver import Arrangement, best_score, solve
+from bot.rummy.solver import Arrangement, Play, best_score, solve
 from bot.rummy.views import GameView, Phase
 
 
@@ -83,7 +85,7 @@ def _planned(planner: _Planner, legal: Sequence[Action]) -> Action:
 
 def ranked_discards(player: NormalPlayer, view: GameView, legal: Sequence[Action]) -> list[Discard]:
     """The legal discards, best first, as *normal* ranks them: the worth of the hand left,
-    less the risk of feeding the next player."""
+    less the risk of feeding the next player; a joker last unless its discard goes out."""
     return _Planner(view, player).ranked_discards(_discards(legal))
 
 
@@ -97,6 +99,8 @@ class _Planner:
         self._unseen: list[Card] | None = None
         self._hopeful: dict[_HandKey, int] = {}
         self._unseen_faces: set[tuple[int, Suit | None]] | None = None
+        self.held: tuple[Play, ...] = ()
+        """The plays a discard keeps in hand this turn, when :meth:`_hold` chose it."""
 
     # --- values ----------------------------------------------------------------------------
 
@@ -178,7 +182,8 @@ class _Planner:
             hand = self.hand + taken
             if action.depth == 1:
                 value = self.best_keep(hand, taken[0])
-                if not _used(solve(hand, self.ruleset, self.melds), taken[0]):
+                arranged = solve(hand, self.ruleset, self.melds)
+                if not _used(arranged, taken[0], may_lay_off=_may_lay_off(view)):
                     continue
             else:
                 if best_score(hand, self.ruleset, self.melds, must_place=taken[0]) is None:
@@ -241,6 +246,7 @@ class _Planner:
         if swap is not None:
             return swap
         if keep is not None and arrangement.left and self._hold():
+            self.held = arrangement.plays
             return keep
         action = _match(arrangement.plays, plays, self.melds, self.ruleset)
         if action is not None:
@@ -290,7 +296,7 @@ class _Planner:
             value = self.worth(rest) - self.player.caution * self._danger(option.card, interest)
             scored.append((value, _value(option.card, self.ruleset), option.card.sort_key, option))
         scored.sort(key=lambda t: t[:3], reverse=True)
-        return [t[3] for t in scored]
+        return _jokers_last([t[3] for t in scored], self.hand, self.ruleset, self.melds)
 
     def _interest(self) -> tuple[list[Card], set[int]]:
         """What the next player has shown they collect: the cards they took from the pile
