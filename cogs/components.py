@@ -26,7 +26,7 @@ from bot.rummy import (
 )
 from cogs import present
 from cogs.ids import LOBBY_VERBS
-from cogs.items import HandButton, LobbyButton, MoveButton, MoveSelect
+from cogs.items import AgainButton, HandButton, LobbyButton, MoveButton, MoveSelect
 from cogs.present import action_code, action_label, card_text
 
 MAX_OPTIONS = 25
@@ -53,6 +53,13 @@ def lobby_view(game_id: int, loc: str) -> discord.ui.View:
 def table_view(game_id: int, loc: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id, t("button.show_hand", loc)))
+    return view
+
+
+def again_view(game_id: int, loc: str) -> discord.ui.View:
+    """Play again, on the result of the finished game ``game_id``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AgainButton(game_id, t("button.again", loc)))
     return view
 
 
@@ -128,6 +135,9 @@ def lobby_message(
     if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
         text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
         return text, lobby_view(event.game_id, loc)
+    if event.expired_after:
+        closed = present.lobby_text(ruleset, players, host, loc, state="cancelled")
+        return present.fit([closed, t("lobby.expired", loc, minutes=event.expired_after)]), None
     state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
     if event.kind is s.EventKind.CANCELLED:
         state = "cancelled"

@@ -27,6 +27,7 @@ from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hand, dm_hand, hand_message
 from cogs.display.notifier import Notifier
 from cogs.items import Clicks
+from cogs.queue import queue_answer
 from cogs.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
@@ -350,6 +351,10 @@ async def lobby_command(interaction: Interaction, verb: str, level: str = "norma
             if not cleared:
                 raise
             await send(interaction, t("lobby.cleared", locale_of(interaction)))
+            return
+        queued = await queue_answer(session, interaction.user, verb, locale_of(interaction))
+        if queued is not None:
+            await send(interaction, queued)
             return
         event = await lobby_op(interaction, verb, session, level)
         with after_commit("error.after_commit.lobby"):

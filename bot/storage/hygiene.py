@@ -52,7 +52,8 @@ class PersonalDataRows(GameRows):
                     (dump_json(snapshot), row["game_id"]),
                 )
         await self._conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
-        await self._conn.execute("DELETE FROM user_settings WHERE user_id = ?", (user_id,))
+        for table in ("user_settings", "queue"):
+            await self._conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         for table in ("messages", "turn_deadlines"):
             await self._conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
         cursor = await self._conn.execute(

@@ -57,6 +57,15 @@ class GameRecord:
     lobby_channel_id: int | None = None
     """The text channel holding the lobby message when the game lives in a thread started
     from it (``channel_id`` is then the thread); None when it plays where its lobby is."""
+    touched_at: datetime | None = None
+    """A lobby's last join, leave or added computer (None: none since ``created_at``)."""
+    rematch_id: int | None = None
+    """The lobby Play again opened from this finished game, once it did."""
+
+    @property
+    def last_activity(self) -> datetime:
+        """When a lobby last saw someone come or go (its idle time counts from there)."""
+        return self.touched_at or self.created_at
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -72,6 +72,9 @@ class GameMessages:
     lobby_message: int | None = None
     table_message: int | None = None
     ping_message: int | None = None
+    closed_notices: list[int] = field(default_factory=list)
+    """The "I can't send you direct messages" notices, whose Show my hand button goes at
+    the end of the game (kept in memory only)."""
     hand_messages: dict[str, tuple[int, int]] = field(default_factory=dict)
     """player -> (DM channel id, message id) of the hand they were last sent."""
     dm_closed: set[str] = field(default_factory=set)

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 import discord
 from discord.ext import commands
 
+from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import Action, GameView
 from bot.sessions.messages import MessageKind
@@ -69,6 +70,7 @@ def tidied(messages: GameMessages, view: GameView, player: str, loc: str) -> str
     lines.append(present.hand_line(view, loc))
     if view.is_over:
         lines.append(t("hand.over", loc))
+        lines.append(t("hand.scores_in", loc, channel=f"<#{messages.channel_id}>"))
     return present.fit(lines)
 
 
@@ -137,6 +139,9 @@ class Hands:
         if user_id is None or event is None:
             return
         loc = self.user_locale(user_id, messages)
+        if event.kind is s.EventKind.CANCELLED:
+            await self._cancelled(messages, player, loc)
+            return
         quiet = notify and self.at_keyboard(messages, player, user_id)
         if player in messages.dm_closed:
             if notify and not quiet:
@@ -164,6 +169,21 @@ class Hands:
             messages.collapsed.add(player)
         else:
             messages.collapsed.discard(player)
+
+    async def _cancelled(self, messages: GameMessages, player: str, loc: str) -> None:
+        """The game was cancelled: the hand message keeps the line of its cards, loses its
+        picture and controls, and says so (nothing is sent to whoever has none)."""
+        old = messages.hand_messages.get(player)
+        event = messages.latest
+        if old is None or event is None:
+            return
+        view = event.views.get(player)
+        lines = [t("table.cancelled", loc)]
+        if view is not None:
+            lines.insert(0, present.hand_line(view, loc))
+        with contextlib.suppress(discord.NotFound):
+            await self._edit(messages, player, old, present.fit(lines), None, None)
+        messages.collapsed.add(player)
 
     async def _send(
         self,
@@ -298,11 +318,12 @@ class Hands:
                 return
             # Not their turn: named, not pinged (their turn's mention will come).
             await self.pace()
-            await channel.send(
+            sent = await channel.send(
                 text,
                 view=components.table_view(messages.game_id, messages.locale),
                 allowed_mentions=NO_MENTIONS,
             )
+            messages.closed_notices.append(sent.id)
             return
         if notify:
             await self.pings.ping(messages, channel, player, user_id)
