@@ -5,6 +5,7 @@ Discord (the fake's stored messages are what people would see)."""
 from __future__ import annotations
 
 import logging
+import time
 
 from bot.sessions import SessionStatus
 from tests.discord.fake import Channel, FakeDiscord, Message, User
@@ -39,6 +40,10 @@ async def clicked(fake: FakeDiscord, user: User, message: Message, custom_id: st
         10,
     )
     return str(ix.messages[-1].content)
+
+
+def _is_table(message: Message) -> bool:
+    return any(a.filename == "table.png" for a in message.attachments)
 
 
 def lobby_in(fake: FakeDiscord, channel: Channel, game_id: int) -> Message | None:
@@ -98,6 +103,10 @@ async def test_play_again_after_a_restart_seats_the_table_and_the_queue_and_star
         # The host starts it with the usual Start.
         await clicked(fake, bob, lobby, f"rummy:lobby:start:{new.game_id}")
         await eventually(lambda: new.status is SessionStatus.ACTIVE)
+        # Everything of the deal is shown before the bot stops.
+        await eventually(lambda: any(_is_table(m) for m in fake.messages(new_thread)))
+        await eventually(dm_exists(again, cat))
+        await eventually(lambda: time.monotonic() - max(r.at for r in fake.requests) > 0.5)
 
 
 async def test_after_a_cancel_no_message_of_the_game_keeps_a_control(
