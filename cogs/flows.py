@@ -23,7 +23,7 @@ from bot.rummy import Action, GameView, Ruleset
 from bot.sessions.messages import MessageKind
 from cogs import components, present, threads
 from cogs.client import Interaction
-from cogs.display.game_messages import GameMessages
+from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hand, dm_hand, hand_message
 from cogs.display.notifier import Notifier
 from cogs.items import Clicks
@@ -407,7 +407,9 @@ async def show_hand(interaction: Interaction, session: s.Session) -> None:
     content, file, view = await live_hand(session, messages, player, loc)
     if content is None:
         raise s.SessionClosed("refusal.hand.none")
-    await send(interaction, content, ephemeral=True, file=file, view=view)
+    sent = await send(interaction, content, ephemeral=True, file=file, view=view)
+    if sent is not None and view is not None:
+        messages.keep_private_hand(player, Hook(interaction, sent.id, followup=True))
 
 
 async def show_hand_button(interaction: Interaction, game_id: int) -> None:
@@ -469,7 +471,11 @@ async def move_command(interaction: Interaction, build: Any) -> None:
             said = present.move_text(me, event.action or action, after, loc)
             if player in messages.dm_closed:
                 content, file, view = await committed_hand(event, messages, player, loc)
-                await send(interaction, present.fit([said, content or ""]), file=file, view=view)
+                sent = await send(
+                    interaction, present.fit([said, content or ""]), file=file, view=view
+                )
+                if sent is not None and view is not None:
+                    messages.keep_private_hand(player, Hook(interaction, sent.id, followup=True))
                 return
             lines = [said]
             if after is not None and not after.is_over:
@@ -517,6 +523,9 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
                     )
                 else:
                     content, file, view = await committed_hand(event, messages, player, loc)
+                    if view is not None and interaction.message is not None:
+                        hook = Hook(interaction, interaction.message.id)
+                        messages.keep_private_hand(player, hook)
                 await interaction.edit_original_response(
                     content=content,
                     attachments=[file] if file is not None else [],

@@ -34,7 +34,9 @@ def note(messages: GameMessages, event: s.Committed) -> None:
     elif kind is s.EventKind.CANCELLED:
         # The lobby message says it too, and the hands lose their controls (``Hands.show``).
         messages.dirty.update({"lobby", "table"})
-        messages.dirty.update(f"hand:{p}" for p in messages.hand_messages)
+        messages.dirty.update(
+            f"hand:{p}" for p in {*messages.hand_messages, *messages.private_hands}
+        )
         messages.done = True
     else:
         _action(messages, event)

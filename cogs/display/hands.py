@@ -139,6 +139,8 @@ class Hands:
         if user_id is None or event is None:
             return
         loc = self.user_locale(user_id, messages)
+        if event.status not in (s.SessionStatus.LOBBY, s.SessionStatus.ACTIVE):
+            await self._close_private_hand(messages, player, loc)
         if event.kind is s.EventKind.CANCELLED:
             await self._cancelled(messages, player, loc)
             return
@@ -169,6 +171,24 @@ class Hands:
             messages.collapsed.add(player)
         else:
             messages.collapsed.discard(player)
+
+    async def _close_private_hand(self, messages: GameMessages, player: str, loc: str) -> None:
+        """The game is over or cancelled: the player's private hand answers with controls
+        lose them, through their interactions while those live (free of the global rate
+        limit); older ones can no longer be changed by anyone (a click there is refused)."""
+        hooks = messages.private_hands.pop(player, [])
+        event = messages.latest
+        view = event.views.get(player) if event is not None else None
+        if event is None or view is None:
+            return
+        if event.kind is s.EventKind.CANCELLED:
+            text = present.fit([present.hand_line(view, loc), t("table.cancelled", loc)])
+        else:
+            text = tidied(messages, view, player, loc)
+        for hook in hooks:
+            if hook.alive:
+                with contextlib.suppress(discord.HTTPException):
+                    await hook.edit(content=text, attachments=[], view=None)
 
     async def _cancelled(self, messages: GameMessages, player: str, loc: str) -> None:
         """The game was cancelled: the hand message keeps the line of its cards, loses its

@@ -122,19 +122,24 @@ async def test_after_a_cancel_no_message_of_the_game_keeps_a_control(
         session = table.session()
         lobby = fake.messages(channel)[0]
         await eventually(dm_exists(table, ann))
-        if session.view(None).current == str(bob.id):
-            # Bob plays his turn by commands, so that Ann's DM shows her turn's controls.
-            assert "drew" in await table.text(bob, "draw", source="stock")
-            choices = await fake.autocomplete(bob, channel, "discard", focused="card", card="")
-            assert "discarded" in await table.text(bob, "discard", card=choices[0]["value"])
+        if session.view(None).current == str(ann.id):
+            await play_a_turn(table, ann)
+        # Bob's turn: his DMs are closed, he sees his hand privately, with its controls.
+        table_message = table.table_message()
+        assert table_message is not None
+        ix = await fake.click(bob, table_message, f"rummy:hand:{session.game_id}")
+        await ix.response(10)
+        await ix.wait_until(lambda i: any(m.custom_ids() for m in i.messages), 10)
+        await play_a_turn(table, bob)
         await eventually(dm_has(table, ann, "rummy:do:draw:"))
         # Bob's DMs are closed: he is told in the channel, with a Show my hand button.
         await eventually(lambda: any(m.custom_ids() for m in _notices(table)))
         assert "cancelled" in await table.text(ann, "rummy cancel")
 
         def bare() -> bool:
+            shown = [*fake.messages(channel, ephemeral=True), *bot_messages(fake, [], [ann, bob])]
             return (
-                all(not m.custom_ids() for m in bot_messages(fake, [channel], [ann, bob]))
+                all(not m.custom_ids() for m in shown)
                 and "cancelled" in (table.hand_dm(ann) or lobby).content
             )
 
@@ -147,6 +152,13 @@ async def test_after_a_cancel_no_message_of_the_game_keeps_a_control(
         assert dm is not None
         assert "This game was cancelled." in dm.content
         assert dm.attachments == []
+
+
+async def play_a_turn(table: Table, user: User) -> None:
+    """``user`` draws from the stock and discards the first card offered, by commands."""
+    assert "drew" in await table.text(user, "draw", source="stock")
+    choices = await table.fake.autocomplete(user, table.channel, "discard", focused="card", card="")
+    assert "discarded" in await table.text(user, "discard", card=choices[0]["value"])
 
 
 def _notices(table: Table) -> list[Message]:
