@@ -38,7 +38,7 @@ from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging
 from bot.sessions import Brains, SessionManager
-from bot.settings import Settings, SettingsError, token_shape
+from bot.settings import DEFAULT_LOBBY_IDLE_MINUTES, Settings, SettingsError, token_shape
 from bot.storage import open_store
 from bot.storage.migrations import bundled_migrations
 
@@ -49,6 +49,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.errors",
     "cogs.lobby",
     "cogs.play",
+    "cogs.rematch",
     "cogs.league",
     "cogs.housekeeping",
 )
@@ -154,9 +155,12 @@ def lock_database(path: Path) -> InstanceLock:
         raise StartFailed(f"cannot open the database {path}: {problem}") from None
 
 
-async def open_sessions(path: Path, hard_workers: int) -> SessionManager:
+async def open_sessions(
+    path: Path, hard_workers: int, lobby_idle: int = DEFAULT_LOBBY_IDLE_MINUTES
+) -> SessionManager:
     try:
         sessions = await SessionManager.open(path, brains=Brains(workers=hard_workers))
+        sessions.timing.lobby_idle = lobby_idle  # before the lobbies load
     except Exception as error:  # any driver, OS or migration error: all mean the same here
         raise StartFailed(f"cannot open the database {path}: {access_hint(error, path)}") from None
     try:
@@ -240,7 +244,9 @@ async def serve(settings: Settings, *, sync: bool) -> None:
 
 
 async def serve_locked(settings: Settings, *, sync: bool) -> None:
-    sessions = await open_sessions(settings.database_path, settings.hard_workers)
+    sessions = await open_sessions(
+        settings.database_path, settings.hard_workers, settings.lobby_idle_minutes
+    )
     token = settings.discord_token.reveal()
     state = settings.database_path.with_name(settings.database_path.name + ".commands.json")
     bot: RummyBot | None = None

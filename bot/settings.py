@@ -35,6 +35,8 @@ _BASE64URL = frozenset(string.ascii_letters + string.digits + "-_")
 
 DEFAULT_SERVER_GRACE_DAYS = 7
 MAX_SERVER_GRACE_DAYS = 365
+DEFAULT_LOBBY_IDLE_MINUTES = 30
+MAX_LOBBY_IDLE_MINUTES = 10080
 
 
 def default_hard_workers() -> int:
@@ -166,6 +168,9 @@ class Settings:
     server_grace_days: int = DEFAULT_SERVER_GRACE_DAYS
     """Days a server's data is kept after the bot is removed from it
     (``SERVER_DATA_GRACE_DAYS``; 0: erased at once); added back before, the bot keeps it."""
+    lobby_idle_minutes: int = DEFAULT_LOBBY_IDLE_MINUTES
+    """Minutes a lobby may go without a join, a leave or an added computer before it closes
+    itself (``LOBBY_IDLE_MINUTES``, 1 to a week), so an abandoned table frees its channel."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -195,6 +200,7 @@ class Settings:
             hard_workers=_workers(values.get("HARD_PLAYER_WORKERS", "")),
             members_intent=_switch("MEMBERS_INTENT", values.get("MEMBERS_INTENT", "")),
             server_grace_days=_grace_days(values.get("SERVER_DATA_GRACE_DAYS", "")),
+            lobby_idle_minutes=_lobby_idle(values.get("LOBBY_IDLE_MINUTES", "")),
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),
@@ -263,6 +269,18 @@ def _grace_days(text: str) -> int:
             f"{MAX_SERVER_GRACE_DAYS}, not {text!r}"
         )
     return days
+
+
+def _lobby_idle(text: str) -> int:
+    if not text.strip():
+        return DEFAULT_LOBBY_IDLE_MINUTES
+    minutes = _whole_number(text)
+    if minutes is None or not 1 <= minutes <= MAX_LOBBY_IDLE_MINUTES:
+        raise SettingsError(
+            f"LOBBY_IDLE_MINUTES must be a whole number of minutes from 1 to "
+            f"{MAX_LOBBY_IDLE_MINUTES}, not {text!r}"
+        )
+    return minutes
 
 
 def _switch(name: str, text: str) -> bool:

@@ -26,7 +26,7 @@ from bot.rummy import (
 )
 from cogs import present, rule_words
 from cogs.ids import LOBBY_VERBS
-from cogs.items import HandButton, LobbyButton, MoveButton, MoveSelect
+from cogs.items import AgainButton, HandButton, LobbyButton, MoveButton, MoveSelect
 from cogs.present import action_code, action_label, card_text
 from cogs.seat_items import SeatButton
 
@@ -57,6 +57,13 @@ def table_view(game_id: int, loc: str, *, seat_free: bool = False) -> discord.ui
     view.add_item(HandButton(game_id, t("button.show_hand", loc)))
     if seat_free:
         view.add_item(SeatButton("take", game_id, t("button.take_seat", loc)))
+    return view
+
+
+def again_view(game_id: int, loc: str) -> discord.ui.View:
+    """Play again, on the result of the finished game ``game_id``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AgainButton(game_id, t("button.again", loc)))
     return view
 
 
@@ -140,6 +147,9 @@ def lobby_message(
     if event.kind is s.EventKind.LOBBY and event.status is s.SessionStatus.LOBBY:
         text = present.lobby_text(ruleset, players, host, loc, timer=event.turn_timer)
         return text, lobby_view(event.game_id, loc)
+    if event.expired_after:
+        closed = present.lobby_text(ruleset, players, host, loc, state="cancelled")
+        return present.fit([closed, t("lobby.expired", loc, minutes=event.expired_after)]), None
     state = "cancelled" if event.status is s.SessionStatus.ABANDONED else "started"
     if event.kind is s.EventKind.CANCELLED:
         state = "cancelled"

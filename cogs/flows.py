@@ -24,10 +24,11 @@ from bot.rummy import Action, GameView, Ruleset
 from bot.sessions.messages import MessageKind
 from cogs import components, hints, present, threads
 from cogs.client import Interaction
-from cogs.display.game_messages import GameMessages
+from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hand, dm_hand, hand_message
 from cogs.display.notifier import Notifier
 from cogs.items import Clicks
+from cogs.queue import queue_answer
 from cogs.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
@@ -357,6 +358,10 @@ async def lobby_command(interaction: Interaction, verb: str, level: str = "norma
                 raise
             await send(interaction, t("lobby.cleared", locale_of(interaction)))
             return
+        queued = await queue_answer(session, interaction.user, verb, locale_of(interaction))
+        if queued is not None:
+            await send(interaction, queued)
+            return
         event = await lobby_op(interaction, verb, session, level)
         with after_commit("error.after_commit.lobby"):
             done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
@@ -394,9 +399,12 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
 
 
 async def join_running_without_seat(interaction: Interaction, session: s.Session) -> None:
-    """Someone not seated wants in while people hold every seat of the running game: the
-    one place that decides what happens then (for now a clear refusal)."""
-    raise s.NoFreeSeat("refusal.seat.no_free")
+    """Someone not seated wants in while people hold every seat of the running game: they
+    join the queue for the next game here (Play again seats them)."""
+    answer = await queue_answer(session, interaction.user, "join", locale_of(interaction))
+    if answer is None:  # seated after all, or the game ended meanwhile
+        raise s.NoFreeSeat("refusal.seat.no_free")
+    await send(interaction, answer)
 
 
 # --- hands --------------------------------------------------------------------------------
@@ -415,7 +423,9 @@ async def show_hand(interaction: Interaction, session: s.Session) -> None:
     content, file, view = await live_hand(session, messages, player, loc, look)
     if content is None:
         raise s.SessionClosed("refusal.hand.none")
-    await send(interaction, content, ephemeral=True, file=file, view=view)
+    sent = await send(interaction, content, ephemeral=True, file=file, view=view)
+    if sent is not None and view is not None:
+        messages.keep_private_hand(player, Hook(interaction, sent.id, followup=True))
 
 
 async def show_hand_button(interaction: Interaction, game_id: int) -> None:
@@ -478,7 +488,11 @@ async def move_command(interaction: Interaction, build: Any) -> None:
             if player in messages.dm_closed:
                 look = await look_of(interaction)
                 content, file, view = await committed_hand(event, messages, player, loc, look)
-                await send(interaction, present.fit([said, content or ""]), file=file, view=view)
+                sent = await send(
+                    interaction, present.fit([said, content or ""]), file=file, view=view
+                )
+                if sent is not None and view is not None:
+                    messages.keep_private_hand(player, Hook(interaction, sent.id, followup=True))
                 return
             lines = [said]
             if after is not None and not after.is_over:
@@ -529,6 +543,9 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
                 else:
                     look = await look_of(interaction)
                     content, file, view = await committed_hand(event, messages, player, loc, look)
+                    if view is not None and interaction.message is not None:
+                        hook = Hook(interaction, interaction.message.id)
+                        messages.keep_private_hand(player, hook)
                 await interaction.edit_original_response(
                     content=content,
                     attachments=[file] if file is not None else [],

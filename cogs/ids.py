@@ -11,6 +11,7 @@ LOBBY_TEMPLATE = r"rummy:lobby:(?P<verb>join|leave|addbot|start|cancel):(?P<game
 HAND_TEMPLATE = r"rummy:hand:(?P<game>[0-9]{1,20})"
 MOVE_TEMPLATE = r"rummy:do:(?P<verb>draw|take|end):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
 PICK_TEMPLATE = r"rummy:pick:(?P<menu>[a-z0-9]{1,10}):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
+AGAIN_TEMPLATE = r"rummy:again:(?P<game>[0-9]{1,20})"
 
 SEAT_TEMPLATE = r"rummy:seat:(?P<verb>leave|sure|back|take):(?P<game>[0-9]{1,20})"
 LOBBY_VERBS = ("join", "leave", "addbot", "start", "cancel")
@@ -30,6 +31,11 @@ def hand_id(game_id: int) -> str:
 
 def move_id(verb: str, game_id: int, turn: int) -> str:
     return f"rummy:do:{verb}:{game_id}:{turn}"
+
+
+def again_id(game_id: int) -> str:
+    """Play again, on the result of the finished game ``game_id``."""
+    return f"rummy:again:{game_id}"
 
 
 def pick_id(menu: str, game_id: int, turn: int) -> str:

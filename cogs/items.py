@@ -39,6 +39,14 @@ class Clicks:
     """(interaction, game id, turn, the chosen option's action code)"""
 
 
+@dataclass(frozen=True)
+class AgainClicks:
+    """What Play again does, given to the bot by the rematch extension."""
+
+    again: Callable[[Interaction, int], Awaitable[None]]
+    """(interaction, the finished game's id)"""
+
+
 def clicks(interaction: discord.Interaction[Any]) -> Clicks:
     return rummy_bot(interaction).service(Clicks)
 
@@ -190,7 +198,37 @@ class MoveSelect(
         )
 
 
+class AgainButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=ids.AGAIN_TEMPLATE,
+):
+    """Play again, on a finished game's result: a new lobby with the same seats and options
+    (the seats and options are read from storage, so it works after a restart)."""
+
+    def __init__(self, game_id: int, label: str = "Play again") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.success, custom_id=ids.again_id(game_id)
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> AgainButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await rummy_bot(interaction).service(AgainClicks).again(interaction, self.game_id)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    AgainButton,
     LobbyButton,
     HandButton,
     MoveButton,

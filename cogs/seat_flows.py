@@ -15,6 +15,7 @@ from bot import sessions as s
 from bot.i18n import locale_of, t
 from cogs import flows
 from cogs.client import Interaction
+from cogs.queue import queue_answer
 from cogs.replies import after_commit, guarded, send
 from cogs.seat_items import SeatButton, SeatClicks
 
@@ -64,6 +65,13 @@ async def join_running(interaction: Interaction, session: s.Session) -> None:
 
 
 async def leave_running(interaction: Interaction, session: s.Session) -> None:
+    """Leave one's seat to a computer player; someone not seated leaves the queue."""
+    if session.player_of(interaction.user.id) is None:
+        loc = locale_of(interaction)
+        answer = await queue_answer(session, interaction.user, "leave", loc)
+        if answer is not None:
+            await send(interaction, answer)
+            return
     await session.leave(interaction.user.id)
     with after_commit("error.after_commit.lobby"):
         await send(interaction, t("seat.you_left", locale_of(interaction)))

@@ -86,6 +86,9 @@ class Committed:
     lobby_channel_id: int | None = None
     """The text channel of the lobby message when the game lives in a thread started from
     it (``channel_id`` is the thread); None when it plays where its lobby is."""
+    expired_after: int = 0
+    """With CANCELLED: the lobby closed itself after these minutes without activity (0: a
+    person or a deletion ended it)."""
 
     def view(self, player: str | None) -> GameView | None:
         """The table as ``player`` saw it at this commit (a spectator's view for anyone not

@@ -17,10 +17,11 @@ from bot.rummy import Game, PlayerError, Ruleset
 from bot.seats import NewSeat, assign_seats
 from bot.server_settings import ServerSettingsBook
 from bot.sessions.computers import Brains
-from bot.sessions.errors import ChannelBusy, NotAllowed
+from bot.sessions.errors import ChannelBusy, LobbyError, NotAllowed, NotSeated, SessionClosed
 from bot.sessions.events import Listener
 from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
+from bot.sessions.rematch import RematchSeats, rematch_seats
 from bot.sessions.replays import Replays
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
@@ -29,6 +30,7 @@ from bot.standings import League
 from bot.storage import (
     DuplicateLiveGame,
     ForgetReport,
+    GameChanged,
     GameRecord,
     GameStatus,
     MessageRef,
@@ -143,6 +145,8 @@ class SessionManager:
         seed: int | None = None,
         turn_timer: int = 0,
         placing: bool = False,
+        seats: Sequence[NewSeat] = (),
+        rematch_of: int | None = None,
     ) -> Session:
         """Open a table in a channel that has none, with the host in the first seat.
 
@@ -152,11 +156,14 @@ class SessionManager:
 
         ``seed`` fixes the deal (for tests and replays); by default it is random.
         ``turn_timer``: minutes a person's turn may take (0: no timer).
+        ``seats``: who sits down at once (the host among them; by default the host alone).
+        ``rematch_of``: the finished game whose Play again opens this lobby, noted in the same
+        commit, so a game is played again once (else :class:`LobbyError`).
         """
         async with self._lock:
             if channel_id in self._sessions:
                 raise ChannelBusy("refusal.table.taken")
-            seats = assign_seats([NewSeat.human(host_id, clean_name(host_name))])
+            placed = assign_seats(seats or [NewSeat.human(host_id, clean_name(host_name))])
             try:
                 async with self._store.unit() as repo:
                     record = await repo.create_game(
@@ -165,18 +172,59 @@ class SessionManager:
                         host_id=host_id,
                         ruleset=ruleset.to_json(),
                         seed=secrets.randbits(63) if seed is None else seed,
-                        seats=seats,
+                        seats=placed,
                         snapshot=None,
                         at=utc_now(),
                         status=GameStatus.LOBBY,
                         turn_timer=turn_timer,
                     )
+                    if rematch_of is not None:
+                        await repo.claim_rematch(rematch_of, record.id)
             except DuplicateLiveGame:
                 raise ChannelBusy("refusal.table.broken") from None
+            except GameChanged:
+                raise LobbyError("refusal.again.done") from None
             session = self._add(record, None)
             if not placing:
                 session.placed()
+            await session.resume()  # its idle deadline starts now
             return session
+
+    async def play_again(
+        self, game_id: int, user_id: int, *, placing: bool = False
+    ) -> tuple[Session, RematchSeats]:
+        """Open the lobby of the game after the finished ``game_id``, where its lobby was
+        opened, with the same variant, options, timer and seats, and the people queued for
+        it while seats remain; ``user_id`` (who was seated) hosts it. Refused when it was
+        played again already, or that channel has a live table."""
+        async with self._store.unit() as repo:
+            record = await repo.load_game(game_id)
+            queued = await repo.queued(game_id)
+        if record is None or record.status is not GameStatus.FINISHED:
+            raise SessionClosed("refusal.again.not_finished")
+        if not any(s.user_id == user_id for s in record.seats):
+            raise NotSeated("refusal.again.not_seated")
+        if record.rematch_id is not None:
+            raise LobbyError("refusal.again.done")
+        ruleset = Ruleset.from_json(record.ruleset)
+        plan = rematch_seats(record, queued, ruleset.max_players)
+        session = await self.create_lobby(
+            guild_id=record.guild_id,
+            channel_id=record.lobby_channel_id or record.channel_id,
+            host_id=user_id,
+            host_name="",
+            ruleset=ruleset,
+            turn_timer=record.turn_timer,
+            placing=placing,
+            seats=plan.seats,
+            rematch_of=game_id,
+        )
+        return session, plan
+
+    async def stored_game(self, game_id: int) -> GameRecord | None:
+        """The stored game ``game_id`` (live or not), as the database has it."""
+        async with self._store.unit() as repo:
+            return await repo.load_game(game_id)
 
     async def load_active(self, guild_ids: Collection[int] | None = None) -> int:
         """Open a session for every stored lobby and unfinished game (of ``guild_ids`` if

@@ -12,6 +12,9 @@ from collections.abc import Mapping
 
 SESSION_REFUSALS: Mapping[str, str] = {
     "error.not_seated": "You are not playing at this table.",
+    "refusal.again.done": "this game was played again already.",
+    "refusal.again.not_finished": "This game is not finished.",
+    "refusal.again.not_seated": "Only the players of this game can play it again.",
     "refusal.hand.none": "no hand to show",
     "refusal.lobby.full": "The table is full: {preset} is played by at most {count} players.",
     "refusal.lobby.not_dealt": "The cards have not been dealt yet.",

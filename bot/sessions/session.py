@@ -43,6 +43,7 @@ from bot.sessions.errors import (
     StaleAction,
 )
 from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
+from bot.sessions.expiry import LobbyWatch
 from bot.sessions.healing import Supervisor
 from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
@@ -83,6 +84,8 @@ class Session:
         timing = timing or Timing()
         self._deadline: Deadline | None = record.deadline
         self._timer = TurnTimer(self, timing)
+        self._timing = timing
+        self._idle = LobbyWatch(self, timing)
         self._supervisor = Supervisor(self, timing)
         self._computers = ComputerSeats(self, brains)
         self._record = record
@@ -164,6 +167,14 @@ class Session:
         """The committed table as ``player`` may see it (None, or anyone not seated: a
         spectator). Before the deal there is nothing to see: :class:`LobbyError`."""
         return self._dealt().view(player)
+
+    @property
+    def idle_since(self) -> datetime | None:
+        """A lobby's last join, leave or added computer (its creation before any); None once
+        dealt or closed (nothing to expire)."""
+        if self._closed or self._record.status is not GameStatus.LOBBY:
+            return None
+        return self._record.last_activity
 
     def legal_actions(self, player: str) -> list[Action]:
         """What ``player`` may do now; empty when it is not their turn, before the deal and
@@ -407,6 +418,43 @@ class Session:
 
         return await self._run(work)
 
+    async def expire(self, since: datetime) -> Committed | None:
+        """Close a lobby that saw no activity since ``since`` (:mod:`bot.sessions.expiry`);
+        nothing when it was dealt or someone came or went meanwhile."""
+
+        async def work() -> Committed | None:
+            if self.idle_since != since:
+                return None
+            event = await self._end(None)
+            return dataclasses.replace(event, expired_after=self._timing.lobby_idle)
+
+        return await self._run(work)
+
+    async def queue_next(self, user_id: int, display_name: str) -> bool:
+        """Put someone who is not seated in the queue for the game after this one (Play
+        again seats them); False when they were queued already."""
+        return await self._queue(user_id, clean_name(display_name))
+
+    async def leave_queue(self, user_id: int) -> bool:
+        """Take someone out of the queue for the next game; False when not in it."""
+        return await self._queue(user_id, None)
+
+    async def _queue(self, user_id: int, name: str | None) -> bool:
+        changed: list[bool] = []
+
+        async def work() -> None:
+            self._dealt()
+            if self.player_of(user_id) is not None:
+                raise LobbyError("refusal.lobby.seated")
+            async with self._store.unit() as repo:
+                if name is None:
+                    changed.append(await repo.remove_from_queue(self.game_id, user_id))
+                else:
+                    changed.append(await repo.add_to_queue(self.game_id, user_id, name, utc_now()))
+
+        await self._run(work)
+        return changed[0]
+
     def placed(self) -> None:
         """The lobby is where it will be played (see ``SessionManager.create_lobby``)."""
         self._placed.set()
@@ -511,6 +559,7 @@ class Session:
         lock): the turn's deadline is stored before the timer waits on it."""
         await self._keep_deadline(self._timer.due(self._deadline))
         self._timer.follow(self._deadline)
+        self._idle.follow()
         self._computers.committed()
 
     async def _keep_deadline(self, deadline: Deadline | None) -> None:
@@ -782,9 +831,13 @@ class Session:
         self, host_id: int | None, seats: Sequence[NewSeat], actor: str | None
     ) -> Committed:
         placed = assign_seats(seats)
+        now = utc_now()
         async with self._store.unit() as repo:
             await repo.update_lobby(self.game_id, host_id, placed)
-        self._record = dataclasses.replace(self._record, host_id=host_id, seats=placed)
+            await repo.touch_lobby(self.game_id, now)
+        self._record = dataclasses.replace(
+            self._record, host_id=host_id, seats=placed, touched_at=now
+        )
         return self._event(EventKind.LOBBY, actor)
 
     async def _end(self, actor: str | None) -> Committed:

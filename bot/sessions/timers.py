@@ -39,6 +39,9 @@ class Timing:
     while the faults go on (see :mod:`bot.sessions.healing`)."""
 
     minute: float = 60.0
+    lobby_idle: int = 30
+    """Minutes a lobby may go without a join, a leave or an added computer before it
+    closes itself (``LOBBY_IDLE_MINUTES``; see :mod:`bot.sessions.expiry`)."""
     retry_first: float = 0.5
     retry_most: float = 30.0
 

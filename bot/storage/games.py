@@ -20,7 +20,8 @@ from bot.storage.rows import dump_json, required_time
 
 _GAME_COLUMNS = (
     "SELECT id, guild_id, channel_id, host_id, ruleset, seed, status, created_at, finished_at,"
-    " season, action_count, snapshot, turn_timer, lobby_channel_id FROM games"
+    " season, action_count, snapshot, turn_timer, lobby_channel_id, touched_at, rematch_id"
+    " FROM games"
 )
 _GAME_BY_ID = _GAME_COLUMNS + " WHERE id = ?"
 _LIVE_GAMES = _GAME_COLUMNS + " WHERE status IN ('lobby', 'active') ORDER BY id"
@@ -274,6 +275,8 @@ class GameRows(LeagueRows):
                 deadline=deadlines.get(row["id"]),
                 lobby_channel_id=row["lobby_channel_id"],
                 leavers=tuple(leavers.get(row["id"], ())),
+                touched_at=from_db_time(row["touched_at"]),
+                rematch_id=row["rematch_id"],
             )
             for row in rows
         ]

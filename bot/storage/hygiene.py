@@ -53,8 +53,8 @@ class PersonalDataRows(GameRows):
                     (dump_json(snapshot), row["game_id"]),
                 )
         await self._conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
-        await self._conn.execute("DELETE FROM personal_settings WHERE user_id = ?", (user_id,))
-        await self._conn.execute("DELETE FROM leavers WHERE user_id = ?", (user_id,))
+        for table in ("personal_settings", "leavers", "queue"):
+            await self._conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         for table in ("messages", "turn_deadlines"):
             await self._conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
         cursor = await self._conn.execute(

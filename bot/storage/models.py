@@ -59,6 +59,15 @@ class GameRecord:
     from it (``channel_id`` is then the thread); None when it plays where its lobby is."""
     leavers: tuple[int, ...] = ()
     """The people who left this game while it ran (they may not sit down in it again)."""
+    touched_at: datetime | None = None
+    """A lobby's last join, leave or added computer (None: none since ``created_at``)."""
+    rematch_id: int | None = None
+    """The lobby Play again opened from this finished game, once it did."""
+
+    @property
+    def last_activity(self) -> datetime:
+        """When a lobby last saw someone come or go (its idle time counts from there)."""
+        return self.touched_at or self.created_at
 
     @property
     def players(self) -> tuple[str, ...]:

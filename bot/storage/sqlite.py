@@ -2,7 +2,7 @@
 
 Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
 :mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`,
-:mod:`~bot.storage.settings`, :mod:`~bot.storage.server`) holds
+:mod:`~bot.storage.settings`, :mod:`~bot.storage.server`, :mod:`~bot.storage.rematch`) holds
 the SQL of its own methods, written once; this class only puts them together into the
 :class:`~bot.storage.repository.Repository` the sessions and the league use.
 """
@@ -12,11 +12,14 @@ from __future__ import annotations
 from bot.storage.hygiene import PersonalDataRows
 from bot.storage.lobby import LobbyRows
 from bot.storage.posts import MessageRows
+from bot.storage.rematch import RematchRows
 from bot.storage.server import ServerSettingRows
 from bot.storage.settings import SettingRows
 
 
-class SqliteRepository(LobbyRows, PersonalDataRows, MessageRows, SettingRows, ServerSettingRows):
+class SqliteRepository(
+    LobbyRows, PersonalDataRows, MessageRows, SettingRows, ServerSettingRows, RematchRows
+):
     """:class:`~bot.storage.repository.Repository` on one SQLite connection inside an open
     transaction."""
 

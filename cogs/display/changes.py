@@ -38,7 +38,11 @@ def note(messages: GameMessages, event: s.Committed) -> None:
         messages.dirty.update(f"hand:{p}" for p in messages.users)
         _turn_changed(messages, event)
     elif kind is s.EventKind.CANCELLED:
-        messages.dirty.update({"lobby", "table"} if messages.table_message is None else {"table"})
+        # The lobby message says it too, and the hands lose their controls (``Hands.show``).
+        messages.dirty.update({"lobby", "table"})
+        messages.dirty.update(
+            f"hand:{p}" for p in {*messages.hand_messages, *messages.private_hands}
+        )
         messages.done = True
     else:
         _action(messages, event)

@@ -106,6 +106,9 @@ class ChannelPosts:
             if live
             else None
         )
+        if not live:
+            await self.drop_ping(messages, channel)
+            await self.drop_notice_buttons(messages, channel)
         file = discord.File(io.BytesIO(picture), filename="table.png")
         old = messages.table_message
         if old is not None and messages.repost_table:
@@ -137,6 +140,29 @@ class ChannelPosts:
         self.keeper.keep(messages, MessageKind.TABLE, sent.id)
         messages.repost_table = False
 
+    async def drop_ping(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
+        """The game is over or cancelled: the last turn notice (its mention and its Show my
+        hand button would look live) goes, once a game."""
+        old = messages.ping_message
+        if old is None:
+            return
+        self.keeper.keep(messages, MessageKind.PING, None)
+        with contextlib.suppress(discord.NotFound):
+            await self.pace()
+            await channel.get_partial_message(old).delete()
+
+    async def drop_notice_buttons(
+        self, messages: GameMessages, channel: discord.PartialMessageable
+    ) -> None:
+        """The game is over or cancelled: the closed-DM notices lose their Show my hand
+        button, once a game."""
+        while messages.closed_notices:
+            notice = messages.closed_notices[0]
+            with contextlib.suppress(discord.NotFound):
+                await self.pace()
+                await channel.get_partial_message(notice).edit(view=None)
+            messages.closed_notices.pop(0)
+
     async def archive(self, messages: GameMessages) -> None:
         """Archive the game's thread (it is over and everything of it is shown)."""
         thread = messages.thread_id
@@ -160,7 +186,8 @@ class ChannelPosts:
             chart = await asyncio.to_thread(
                 render_score_chart, view, names=messages.names, words=words
             )
-            await self._post_picture(channel, text, chart, "scores.png")
+            again = components.again_view(messages.game_id, messages.locale)
+            await self._post_picture(channel, text, chart, "scores.png", again)
 
     async def _round_summary(
         self,
@@ -178,7 +205,12 @@ class ChannelPosts:
         await self._post_picture(channel, text, picture, "round.png")
 
     async def _post_picture(
-        self, channel: discord.PartialMessageable, text: str, picture: bytes, filename: str
+        self,
+        channel: discord.PartialMessageable,
+        text: str,
+        picture: bytes,
+        filename: str,
+        view: discord.ui.View | None = None,
     ) -> None:
         """A new channel message with a picture, paced like every call under the global
         rate limit, mentioning nobody (names in the text are not pings)."""
@@ -186,5 +218,6 @@ class ChannelPosts:
         await channel.send(
             text,
             file=discord.File(io.BytesIO(picture), filename=filename),
+            view=view or discord.utils.MISSING,
             allowed_mentions=NO_MENTIONS,
         )

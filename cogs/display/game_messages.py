@@ -24,6 +24,12 @@ class Hook:
     message_id: int
     followup: bool = False
 
+    @property
+    def alive(self) -> bool:
+        """Whether the interaction can still change its message."""
+        age = (discord.utils.utcnow() - self.interaction.created_at).total_seconds()
+        return age < HOOK_LIFETIME
+
     async def edit(self, **fields: Any) -> None:
         if self.followup:
             await self.interaction.followup.edit_message(self.message_id, **fields)
@@ -72,6 +78,9 @@ class GameMessages:
     lobby_message: int | None = None
     table_message: int | None = None
     ping_message: int | None = None
+    closed_notices: list[int] = field(default_factory=list)
+    """The "I can't send you direct messages" notices, whose Show my hand button goes at
+    the end of the game (kept in memory only)."""
     hand_messages: dict[str, tuple[int, int]] = field(default_factory=dict)
     """player -> (DM channel id, message id) of the hand they were last sent."""
     dm_closed: set[str] = field(default_factory=set)
@@ -98,6 +107,10 @@ class GameMessages:
     "back", deadline as a Unix time); or (the words, "said", 0) for a seat that changed
     hands."""
     hooks: dict[str, Hook] = field(default_factory=dict)
+    private_hands: dict[str, list[Hook]] = field(default_factory=dict)
+    """player -> their private hand answers that have controls (Show my hand, /hand, a move
+    by command with closed DMs), which lose them at the end through their interactions
+    while those live (kept in memory)."""
     """player -> their last interaction on their hand DM and the hand message it can change:
     its webhook edits and deletes that message, and sends the next one as a follow-up, for
     15 minutes without counting against the global rate limit."""
@@ -154,11 +167,15 @@ class GameMessages:
                 return self.notes[i + 1 :]
         return list(self.notes)
 
+    def keep_private_hand(self, player: str, hook: Hook) -> None:
+        """A private hand answer with controls, to be changed at the end while it can be."""
+        kept = [h for h in self.private_hands.get(player, []) if h.alive]
+        self.private_hands[player] = [*kept, hook]
+
     def hook(self, player: str, message_id: int | None = None) -> Hook | None:
         """The live interaction of ``player`` that can change their hand message
         ``message_id`` (None: whichever message it can change, to send a follow-up)."""
         found = self.hooks.get(player)
         if found is None or (message_id is not None and found.message_id != message_id):
             return None
-        age = (discord.utils.utcnow() - found.interaction.created_at).total_seconds()
-        return found if age < HOOK_LIFETIME else None
+        return found if found.alive else None

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 import discord
 from discord.ext import commands
 
+from bot import sessions as s
 from bot.i18n import t
 from bot.personal_settings import UNCHOSEN, PersonalSettings, PersonalSettingsBook
 from bot.rummy import Action, GameView
@@ -83,6 +84,7 @@ def tidied(
     lines.append(present.hand_line(view, loc, sort_by))
     if view.is_over:
         lines.append(t("hand.over", loc))
+        lines.append(t("hand.scores_in", loc, channel=f"<#{messages.channel_id}>"))
     return present.fit(lines)
 
 
@@ -160,6 +162,11 @@ class Hands:
         if user_id is None or event is None:
             return
         loc = self.user_locale(user_id, messages)
+        if event.status not in (s.SessionStatus.LOBBY, s.SessionStatus.ACTIVE):
+            await self._close_private_hand(messages, player, loc)
+        if event.kind is s.EventKind.CANCELLED:
+            await self._cancelled(messages, player, loc)
+            return
         if player in messages.held_news:
             messages.held_news.discard(player)
             notify = held_seat(event, player)  # told by a new message that the seat is held
@@ -210,6 +217,45 @@ class Hands:
             await self.pace()
             dm = self.bot.get_partial_messageable(where[0])
             await dm.get_partial_message(where[1]).edit(content=text, attachments=[], view=None)
+
+    async def _close_private_hand(self, messages: GameMessages, player: str, loc: str) -> None:
+        """The game is over or cancelled: the player's private hand answers with controls
+        lose them, through their interactions while those live (free of the global rate
+        limit); older ones can no longer be changed by anyone (a click there is refused)."""
+        hooks = messages.private_hands.pop(player, [])
+        event = messages.latest
+        view = event.views.get(player) if event is not None else None
+        if event is None or view is None:
+            return
+        order = await self._order(messages, player)
+        if event.kind is s.EventKind.CANCELLED:
+            text = present.fit([present.hand_line(view, loc, order), t("table.cancelled", loc)])
+        else:
+            text = tidied(messages, view, player, loc, order)
+        for hook in hooks:
+            if hook.alive:
+                with contextlib.suppress(discord.HTTPException):
+                    await hook.edit(content=text, attachments=[], view=None)
+
+    async def _order(self, messages: GameMessages, player: str) -> str:
+        """The order the player sees their cards in (their choice)."""
+        user_id = messages.users.get(player)
+        return "suit" if user_id is None else (await self.looks.of(user_id)).sort
+
+    async def _cancelled(self, messages: GameMessages, player: str, loc: str) -> None:
+        """The game was cancelled: the hand message keeps the line of its cards, loses its
+        picture and controls, and says so (nothing is sent to whoever has none)."""
+        old = messages.hand_messages.get(player)
+        event = messages.latest
+        if old is None or event is None:
+            return
+        view = event.views.get(player)
+        lines = [t("table.cancelled", loc)]
+        if view is not None:
+            lines.insert(0, present.hand_line(view, loc, await self._order(messages, player)))
+        with contextlib.suppress(discord.NotFound):
+            await self._edit(messages, player, old, present.fit(lines), None, None)
+        messages.collapsed.add(player)
 
     async def _send(
         self,
@@ -345,11 +391,12 @@ class Hands:
                 return
             # Not their turn: named, not pinged (their turn's mention will come).
             await self.pace()
-            await channel.send(
+            sent = await channel.send(
                 text,
                 view=components.table_view(messages.game_id, messages.locale),
                 allowed_mentions=NO_MENTIONS,
             )
+            messages.closed_notices.append(sent.id)
             return
         if notify:
             await self.pings.ping(messages, channel, player, user_id)

@@ -147,6 +147,27 @@ def test_a_bad_grace_period_is_refused_by_name(text: str) -> None:
         Settings.from_env(env, env_files=())
 
 
+def test_the_lobby_idle_time_is_read_in_minutes() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=()).lobby_idle_minutes == 30
+    env = {"DISCORD_TOKEN": TOKEN, "LOBBY_IDLE_MINUTES": " 5 "}
+    assert Settings.from_env(env, env_files=()).lobby_idle_minutes == 5
+
+
+@pytest.mark.parametrize("text", ["0", "10081", "soon"])
+def test_a_bad_lobby_idle_time_is_refused_by_name(text: str) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "LOBBY_IDLE_MINUTES": text}
+    with pytest.raises(SettingsError, match="LOBBY_IDLE_MINUTES must be a whole number"):
+        Settings.from_env(env, env_files=())
+
+
+async def test_the_launcher_gives_the_lobbies_their_idle_time(tmp_path: Path) -> None:
+    sessions = await open_sessions(tmp_path / "rummy.sqlite3", 1, 7)
+    try:
+        assert sessions.timing.lobby_idle == 7
+    finally:
+        await sessions.close()
+
+
 async def test_the_launcher_gives_the_hard_players_that_many_processes(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "rummy.sqlite3", 3)
     try:

@@ -104,11 +104,13 @@ async def test_refused_requests_are_answered_privately_and_change_nothing(
     assert "earlier turn" in late.followup_messages[0].content
     assert late.followup_messages[0].ephemeral
     assert len(table.events) == before
-    # An ended game: every button of it is refused.
+    # An ended game: its private hand loses its controls, and a click a client still shows
+    # is refused.
     game = table.here
     await table.text(ann, "rummy cancel")
     await eventually(lambda: table.sessions.get(game.id) is None)
-    gone = await fake.click(current, old_hand, draw_id)
+    await eventually(lambda: not fake.message(old_hand.id).custom_ids())
+    gone = await fake.forged_click(current, table.here, draw_id)
     await gone.response()
     await gone.wait_until(lambda i: any("over" in m.content for m in i.messages))
 

@@ -93,11 +93,12 @@ async def test_someone_takes_over_a_computer_seat_from_the_table_and_plays(
         session = table.session()
         assert session.player_of(cat.id) == "cpu-1"
         await eventually(lambda: _said(fake, table, "cat takes over the seat of Computer 1"))
-        # No computer holds a seat any more: the table offers none, and a late joiner is told.
+        # No computer holds a seat any more: the table offers none, and a late joiner is
+        # queued for the next game.
         await eventually(lambda: not _offers_a_seat(table))
         dan = fake.add_user("dan")
-        refused = await table.text(dan, "rummy join")
-        assert "No seat to take" in refused
+        queued = await table.text(dan, "rummy join")
+        assert "in the queue for the next game here" in queued
         table.players.append(cat)
         await play_to_end(table)
         assert session.status is SessionStatus.FINISHED

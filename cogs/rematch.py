@@ -1,0 +1,150 @@
+"""Play again: the button on a finished game's result opens the next lobby in one click.
+
+The new lobby opens where ``/rummy new`` would have opened it: in the channel of the
+finished game's lobby message (a game played in a thread started from it opened there), in
+a thread of its own when the server wants threads. The same variant, options, timer and
+seats are taken from storage (the button carries the game id only, so it works after a
+restart); the people queued for the next game are seated while seats remain and told so in
+the new lobby's place. The clicker hosts it; seated people confirm by being there, and
+leave it with the usual Leave.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+
+from bot import sessions as s
+from bot.app import RummyBot
+from bot.i18n import locale_of, t
+from cogs import components, flows, threads
+from cogs.client import Interaction
+from cogs.items import AgainClicks
+from cogs.replies import Refused, after_commit, guarded, send
+
+log = logging.getLogger(__name__)
+
+
+async def play_again(interaction: Interaction, game_id: int) -> None:
+    """Play again, clicked on the result of the finished game ``game_id``."""
+
+    async def work() -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        flows.remember(interaction)
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise Refused("refusal.button.elsewhere")
+        manager = flows.manager(interaction)
+        record = await manager.stored_game(game_id)
+        if (
+            record is None
+            or record.guild_id != guild_id
+            or interaction.channel_id not in (record.channel_id, record.lobby_channel_id)
+        ):
+            raise Refused("refusal.button.elsewhere")
+        where = record.lobby_channel_id or record.channel_id
+        if manager.get(where) is not None:
+            raise s.ChannelBusy("refusal.table.taken")
+        channel = interaction.client.get_channel(where)
+        threaded = await _threaded(interaction, manager, channel)
+        display = flows.notifier(interaction)
+        display.pending_channels.add(where)
+        try:
+            session, plan = await manager.play_again(game_id, interaction.user.id, placing=threaded)
+        except BaseException:
+            display.pending_channels.discard(where)
+            raise
+        loc = display.guild_locale(guild_id)
+        with after_commit("error.after_commit.lobby"):
+            try:
+                place = await _show(interaction, session, where, loc, threaded)
+            finally:
+                session.placed()
+            if plan.from_queue:
+                await _tell_queued(interaction, place, plan.from_queue, loc)
+            mine = locale_of(interaction)
+            lines = [t("again.opened", mine, channel=f"<#{place}>")]
+            if plan.left_out:
+                lines.append(t("again.left_out", mine, names=", ".join(plan.left_out)))
+            await send(interaction, "\n".join(lines))
+
+    await guarded(interaction, work)
+
+
+async def _threaded(interaction: Interaction, manager: s.SessionManager, channel: object) -> bool:
+    """Whether the new lobby gets a thread, as ``/rummy new`` in ``channel`` would."""
+    if not isinstance(channel, discord.TextChannel):
+        return False
+    if not (await manager.server_settings.of(channel.guild.id)).threads:
+        return False
+    me = channel.guild.me
+    return me is None or not threads.missing_permissions(channel.permissions_for(me))
+
+
+async def _show(
+    interaction: Interaction, session: s.Session, where: int, loc: str, threaded: bool
+) -> int:
+    """Post the lobby message in ``where`` and, ``threaded``, move the lobby into a thread
+    started from it; returns where the lobby lives. A lobby nobody can see is called off."""
+    display = flows.notifier(interaction)
+    messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
+    messages.locale = loc
+    target = interaction.client.get_partial_messageable(where, guild_id=session.guild_id)
+    try:
+        await display.pace()
+        message = await target.send(
+            flows.lobby_text_of(session, loc),
+            view=components.lobby_view(session.game_id, loc),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except Exception:
+        await flows.undo_lobby(interaction, session)
+        raise
+    finally:
+        display.pending_channels.discard(where)
+    display.set_lobby_message(session.game_id, session.guild_id, where, message.id)
+    if not threaded:
+        return where
+    host = next((x.display_name for x in session.seats if x.user_id == session.host_id), "")
+    try:
+        await display.pace()
+        thread = await target.get_partial_message(message.id).create_thread(
+            name=threads.thread_name(session.ruleset, host, loc),
+            auto_archive_duration=threads.HIDE_AFTER,
+        )
+    except discord.HTTPException as error:
+        log.info("game %s: no thread (%s); it plays in the channel", session.game_id, error)
+        return where
+    try:
+        await flows.manager(interaction).move_to_thread(session, thread.id)
+    except s.SessionError:
+        with contextlib.suppress(discord.HTTPException):
+            await threads.archive(interaction.client, thread.id)
+        return where
+    display.moved(session.game_id, thread.id, where)
+    return thread.id
+
+
+async def _tell_queued(
+    interaction: Interaction, place: int, users: tuple[int, ...], loc: str
+) -> None:
+    """The queued people who got a seat hear it where the new lobby is."""
+    mentions = " ".join(f"<@{user}>" for user in users)
+    target = interaction.client.get_partial_messageable(place, guild_id=interaction.guild_id)
+    await flows.notifier(interaction).pace()
+    await target.send(
+        t("again.queue_seated", loc, mentions=mentions),
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
+    )
+
+
+async def setup(bot: RummyBot) -> None:
+    """The button itself is a dynamic item the play extension registers
+    (``cogs.items.AgainButton``); this extension says what it does."""
+    bot.provide(AgainClicks, AgainClicks(again=play_again))
+
+
+async def teardown(bot: RummyBot) -> None:
+    bot.withdraw(AgainClicks)
