@@ -111,7 +111,11 @@ class ChannelPosts:
             await self.drop_notice_buttons(messages, channel)
         file = discord.File(io.BytesIO(picture), filename="table.png")
         old = messages.table_message
-        if old is not None and messages.repost_table:
+        # A round's summaries go above the table. One that came while this table was drawn
+        # waits its turn in this lane: the table is edited where it is now, and reposted
+        # below the summaries on the next pass (the flag stays up until then).
+        repost = messages.repost_table and not messages.announcements
+        if old is not None and repost:
             await self.pace()
             sent = await channel.send(
                 text, file=file, view=buttons or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
@@ -138,7 +142,8 @@ class ChannelPosts:
             text, file=file, view=buttons or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
         self.keeper.keep(messages, MessageKind.TABLE, sent.id)
-        messages.repost_table = False
+        if not messages.announcements:
+            messages.repost_table = False
 
     async def drop_ping(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
         """The game is over or cancelled: the last turn notice (its mention and its Show my
