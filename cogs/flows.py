@@ -325,7 +325,10 @@ async def lobby_op(
     if verb == "cancel":
         return await session.cancel(user.id, moderator=moderator)
     if verb == "addbot":
-        return await session.add_computer(user.id, level, moderator=moderator)
+        loc = locale_of(interaction, public=True)
+        return await session.add_computer(
+            user.id, level, moderator=moderator, naming=lambda n: t("seat.computer", loc, number=n)
+        )
     raise Refused("error.lobby_action", verb=verb)
 
 

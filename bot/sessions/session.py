@@ -368,8 +368,17 @@ class Session:
 
         return await self._run(work)
 
-    async def add_computer(self, by_user: int, level: str, *, moderator: bool) -> Committed:
-        """Seat a computer player of strength ``level``. Host or moderator only."""
+    async def add_computer(
+        self,
+        by_user: int,
+        level: str,
+        *,
+        moderator: bool,
+        naming: Callable[[int], str] = lambda number: f"Computer {number}",
+    ) -> Committed:
+        """Seat a computer player of strength ``level``. Host or moderator only. ``naming``
+        gives the n-th computer its name in the words of the table's language: a name
+        is kept with the game, and everyone reads it."""
 
         async def work() -> Committed:
             if not self._may_run_table(by_user, moderator):
@@ -378,8 +387,8 @@ class Session:
             self._room_for_one()
             strength = clean_name(level, LEVEL_LIMIT, fallback="normal")
             taken = {s.display_name for s in self.seats}
-            number = next(n for n in range(1, len(taken) + 2) if f"Computer {n}" not in taken)
-            seats = [*self._new_seats(), NewSeat.computer(f"Computer {number}", strength)]
+            number = next(n for n in range(1, len(taken) + 2) if naming(n) not in taken)
+            seats = [*self._new_seats(), NewSeat.computer(naming(number), strength)]
             return await self._save_lobby(self.host_id, seats, self.player_of(by_user))
 
         return await self._run(work)

@@ -256,6 +256,12 @@ def _menu_for(table: Table, user: User, held: int) -> tuple[Message, dict[str, A
     return None
 
 
+def shown(table: Table) -> Message:
+    found = table.table_message()
+    assert found is not None
+    return found
+
+
 def picture(message: Message, name: str) -> bytes:
     return next(a.data for a in message.attachments if a.filename == name)
 
@@ -377,31 +383,43 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
         assert not lobby.ephemeral
         assert t("lobby.title", "cs", variant=t("variant.parlett", "cs")) in lobby.content
         assert await table.text(bob, "rummy join") == t("lobby.you_joined", "cs")
+        # ann seats a computer from the lobby, whose buttons are the channel's: Czech; so is
+        # the computer's name, which everyone reads.
+        add = lobby.button(t("button.addbot", "cs"))["custom_id"]
+        await (await fake.click(ann, lobby, add)).response(10)
+        computer = t("seat.computer", "cs", number=1)
+        seat = t("lobby.computer_seat", "cs", name=computer, level=t("level.normal", "cs"))
+        await eventually(lambda: seat in lobby.content)
         assert await table.text(ann, "rummy start") == t("lobby.started", "ru")
         session = table.session()
         names = dict(session.names)
         await eventually(lambda: hand_dm(table, ann) is not None)
         await eventually(lambda: hand_dm(table, bob) is not None)
         await eventually(lambda: table.table_message() is not None)
+        assert computer in names.values()
+        users = {session.player_of(u.id): u for u in (ann, bob)}
+        await eventually(lambda: session.view(None).current in users)
+        current = users[session.view(None).current]
         for user, locale in ((ann, "ru"), (bob, "cs")):
             me = session.player_of(user.id)
             assert me is not None
-            dm = hand_dm(table, user)
-            assert dm is not None
             view = session.view(me)
-            assert dm.content.startswith(t("hand.cards", locale, count=len(view.hand), cards=""))
-            assert picture(dm, "hand.png") == render_hand(view, words=picture_words(locale))
-        shown = table.table_message()
-        assert shown is not None
+            lines = t("hand.cards", locale, count=len(view.hand), cards="")
+            drawn = render_hand(view, words=picture_words(locale))
+            assert drawn != render_hand(view, words=picture_words("en"))
+
+            def hand_shown(user: User = user, lines: str = lines, drawn: bytes = drawn) -> bool:
+                dm = hand_dm(table, user)
+                return dm is not None and lines in dm.content and picture(dm, "hand.png") == drawn
+
+            await eventually(hand_shown)
+        # The table, once it shows the turn: in the channel's words.
         everyone = session.view(None)
-        assert picture(shown, "table.png") == render_table(
-            everyone, names=names, words=picture_words("cs")
+        czech, russian = (
+            render_table(everyone, names=names, words=picture_words(loc)) for loc in ("cs", "ru")
         )
-        assert picture(shown, "table.png") != render_table(
-            everyone, names=names, words=picture_words("ru")
-        )
-        users = {session.player_of(u.id): u for u in (ann, bob)}
-        current = users[everyone.current]
+        await eventually(lambda: picture(shown(table), "table.png") == czech)
+        assert czech != russian
         # Refusals and the hint, each in its asker's language.
         refused = await private(table, ann if current is bob else bob, "draw", source="stock")
         other_locale = "ru" if current is bob else "cs"
@@ -418,5 +436,12 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
         (about,) = [m for m in ix.messages if m.content]
         assert not about.ephemeral
         assert about.content == t("league.no_player", "cs", player="bob")
-        await slash_turn(table, current)
+        # ann's moves are told to the channel in Czech, her own answers in Russian.
+        while (player := users.get(session.view(None).current)) is not ann:
+            if player is bob:
+                await button_turn(table, bob)
+            else:
+                turn = session.view(None).turn
+                await eventually(lambda: not on_turn(session, turn))  # noqa: B023
+        await slash_turn(table, ann)
     assert_in_their_language(heard)
