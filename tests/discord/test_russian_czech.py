@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from bot.i18n import catalog, number, t, tn
+from bot.rummy import full_pack
 from bot.sessions import Brains, SessionStatus
 from cogs.picture_words import picture_words
 from rendering import render_hand, render_table
@@ -139,12 +140,42 @@ def foreign_labels(locale: str) -> dict[str, str]:
     return found
 
 
-def strays(heard: Heard) -> list[str]:
-    """Every text in a language its reader does not read, with the fragment that shows it."""
+WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def foreign_words(locale: str) -> dict[str, str]:
+    """Words of four letters or more that the other catalogs use and ``locale``'s never
+    does (lower-cased): word -> key. "Computer" in "Computer 1 (normální)" is too short to
+    be a fragment, yet no Czech reader should meet it."""
+    own = {w.lower() for text in catalog(locale).values() for w in WORD.findall(text)}
+    found: dict[str, str] = {}
+    for other in LANGUAGES:
+        if other == locale:
+            continue
+        for key, text in catalog(other).items():
+            if key.startswith("cmd.") and key.endswith(".name"):
+                continue
+            for word in WORD.findall(FIELD.sub(" ", text)):
+                if word.lower() not in own:
+                    found.setdefault(word.lower(), f"{other}:{key}")
+    return found
+
+
+def strays(heard: Heard, names: Iterable[str] = ()) -> list[str]:
+    """Every text in a language its reader does not read, with the fragment that shows it.
+
+    ``names`` (the players', a computer's "Počítač 1" named once in the server's language)
+    are names, not language: their words are allowed in any text."""
+    allowed = {w.lower() for name in names for w in WORD.findall(name)}
     fragments = {loc: foreign_fragments(loc) for loc in LANGUAGES}
     labels = {loc: foreign_labels(loc) for loc in LANGUAGES}
+    words = {loc: foreign_words(loc) for loc in LANGUAGES}
     found = []
     for said in heard.everything():
+        for word in WORD.findall(said.text):
+            if word.lower() in words[said.locale] and word.lower() not in allowed:
+                key = words[said.locale][word.lower()]
+                found.append(f"{said.where} ({said.locale}) says {word!r} [{key}]: {said.text!r}")
         if said.text.strip() in labels[said.locale]:
             key = labels[said.locale][said.text.strip()]
             found.append(f"{said.where} ({said.locale}) says {said.text!r} [{key}]")
@@ -281,6 +312,15 @@ async def test_a_game_on_a_server_in_its_players_language(
         # An option the variant lacks is refused in the player's words.
         wrong = await private(table, ann, "rummy new", variant="classic", jokers=True)
         assert wrong.startswith(t("error.rules", locale, reason="")), wrong
+        # So is a value out of its range, sent by a client that does not check it.
+        fake.clients_check_ranges = False
+        wrong = await private(table, ann, "rummy new", variant="classic", target=0)
+        fake.clients_check_ranges = True
+        assert wrong == t(
+            "error.refused",
+            locale,
+            reason=t("refusal.option.target", locale, low=1, high=100000),
+        )
         opened = await table.answer(ann, "rummy new", variant="classic", target=1)
         lobby = opened.message
         assert lobby is not None
@@ -312,6 +352,26 @@ async def test_a_game_on_a_server_in_its_players_language(
         assert t("hint.next", locale, move="") in hint, hint
         refused = await private(table, current, "discard", card="Ж♠")
         assert refused.startswith(t("error.cards", locale, reason="")), refused
+        mine = session.player_of(current.id)
+        assert mine is not None
+        count = len(session.view(mine).hand)
+        assert (await private(table, current, "hand")).startswith(
+            t("hand.cards", locale, count=count, cards="")
+        )
+        # A card not held, once the player has drawn.
+        before = session.seq
+        ix = await fake.slash(current, table.here, "draw", source="stock")
+        await committed(table, before, ix)
+        faces = {c.face for c in session.view(mine).hand}
+        missing = next(c for c in full_pack() if c.face not in faces)
+        refused = await private(table, current, "discard", card=str(missing))
+        assert refused == t(
+            "error.refused", locale, reason=t("refusal.card.not_held", locale, card=str(missing))
+        ), refused
+        choices = await fake.autocomplete(current, table.here, "discard", focused="card", card="")
+        before = session.seq
+        ix = await fake.slash(current, table.here, "discard", card=choices[0]["value"])
+        await committed(table, before, ix)
 
         while session.status is SessionStatus.ACTIVE:
             player = users.get(session.view(None).current)
@@ -353,13 +413,14 @@ async def test_a_game_on_a_server_in_its_players_language(
                 t("league.rating_note", locale),
             ]
         )
-    assert_in_their_language(heard)
+    assert_in_their_language(heard, session.names.values())
 
 
-def assert_in_their_language(heard: Heard) -> None:
-    """Nothing the bot showed carries a sentence of a language its reader does not read;
-    and the detector does see one: each catalog's own sentences are strays elsewhere."""
-    problems = strays(heard)
+def assert_in_their_language(heard: Heard, names: Iterable[str]) -> None:
+    """Nothing the bot showed carries a sentence, a label or a word of a language its reader
+    does not read, ``names`` aside; and the detector does see one: an English refusal is a
+    stray for every reader here."""
+    problems = strays(heard, names)
     assert not problems, "\n".join(problems)
     for locale in {said.locale for said in heard.said}:
         english = Said(locale, "probe", t("error.not_allowed", "en"))
@@ -444,4 +505,4 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
                 turn = session.view(None).turn
                 await eventually(lambda: not on_turn(session, turn))  # noqa: B023
         await slash_turn(table, ann)
-    assert_in_their_language(heard)
+    assert_in_their_language(heard, names.values())
