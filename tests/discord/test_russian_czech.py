@@ -505,4 +505,22 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
                 turn = session.view(None).turn
                 await eventually(lambda: not on_turn(session, turn))  # noqa: B023
         await slash_turn(table, ann)
+        # The table's "Show my hand" is labelled in Czech; what it shows ann is Russian.
+        table_message = shown(table)
+        show = table_message.button(t("button.show_hand", "cs"))["custom_id"]
+        press = await fake.click(ann, table_message, show)
+        await press.response(10)
+        await press.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        me = session.player_of(ann.id)
+        assert me is not None
+        count = len(session.view(me).hand)
+        (hand,) = [m for m in press.messages if m.content]
+        assert hand.ephemeral
+        assert t("hand.cards", "ru", count=count, cards="") in hand.content
+        await private(table, ann, "rummy preferences")
+        said = await table.text(ann, "league history")
+        assert said == t("league.no_history", "cs")
+        # The host calls the game off: told in Russian, the channel in Czech.
+        await private(table, ann, "rummy cancel")
+        await eventually(lambda: session.status is not SessionStatus.ACTIVE)
     assert_in_their_language(heard, names.values())
