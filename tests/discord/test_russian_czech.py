@@ -6,8 +6,10 @@ and the league; every text the bot sent them is then in their language.
 Two checks, because either alone lets English through: chosen answers are compared with the
 catalog's text for their key in that language, and a detector reads everything sent (messages
 in every version, embeds, button and menu labels, attachment descriptions, thread names,
-autocomplete names) for a sentence only English has. A Russian player on a Czech server
-reads their own answers and DMs in Russian and the channel in Czech.
+autocomplete names) for what only another catalog says: a fragment of a sentence, a whole
+label, or a word. What is not language passes: the people's and computers' names, card codes
+(too short to be words) and command names (answers quote them as typed). A Russian player on
+a Czech server reads their own answers, hand and DMs in Russian and the channel in Czech.
 """
 
 from __future__ import annotations
