@@ -149,7 +149,9 @@ def layout_round_summary(
     layout.label("why", MARGIN, y, why, BODY, chosen.text, max_width=WIDTH - 2 * MARGIN)
     y += line_height(BODY) + 2
     sub = words(
-        "picture.summary.subtitle", game=game_name(view.ruleset), target=number(view.target, words)
+        "picture.summary.subtitle",
+        game=game_name(view.ruleset, words),
+        target=number(view.target, words),
     )
     layout.label("subtitle", MARGIN, y, sub, SMALL, chosen.muted, max_width=WIDTH - 2 * MARGIN)
     y += line_height(SMALL) + 12
