@@ -69,7 +69,7 @@ def layout_score_chart(
     y += line_height(TITLE) + 4
     sub = words(
         "picture.chart.subtitle",
-        game=game_name(view.ruleset),
+        game=game_name(view.ruleset, words),
         target=number(view.target, words),
         rounds=words.count("picture.rounds", len(view.rounds)),
     )

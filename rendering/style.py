@@ -55,8 +55,10 @@ DESKTOP = DisplayBox(550, 350)
 PHONE = DisplayBox(360)
 
 
-def game_name(ruleset: Ruleset) -> str:
-    return ruleset.variant.picture_title
+def game_name(ruleset: Ruleset, words: Words = ENGLISH_WORDS) -> str:
+    """The variant's name on a picture: the reader's language's own name when ``words``
+    has one (under the variant's catalog key), else the short English title."""
+    return words.texts.get(ruleset.variant.name_key) or ruleset.variant.picture_title
 
 
 def game_over_text(

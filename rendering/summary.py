@@ -149,7 +149,9 @@ def layout_round_summary(
     layout.label("why", MARGIN, y, why, BODY, chosen.text, max_width=WIDTH - 2 * MARGIN)
     y += line_height(BODY) + 2
     sub = words(
-        "picture.summary.subtitle", game=game_name(view.ruleset), target=number(view.target, words)
+        "picture.summary.subtitle",
+        game=game_name(view.ruleset, words),
+        target=number(view.target, words),
     )
     layout.label("subtitle", MARGIN, y, sub, SMALL, chosen.muted, max_width=WIDTH - 2 * MARGIN)
     y += line_height(SMALL) + 12
@@ -163,7 +165,11 @@ def layout_round_summary(
         for i, name in enumerate(columns)
     }
     seated = view.seats[: len(result.totals)]
+    tags = [_tag(view, result, i, s.player, winners, words) for i, s in enumerate(seated)]
     longest = max((text_width(display_name(s.player, names), BODY_BOLD) for s in seated), default=0)
+    # the tags under the names are longer in some languages ("main la plus faible"): the
+    # column widens for them too, and a tag that still does not fit is cut at the column
+    longest = max([longest, *(text_width(tag, TAG) for tag in tags)])
     name_width = min(NAME_MAX, max(NAME_MIN, longest + 32 + 8))
     cards_x = MARGIN + name_width + 12
     head_y = y
@@ -195,7 +201,7 @@ def layout_round_summary(
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + row_h), fill, radius=RADIUS)
         mid = y + row_h // 2
         name = display_name(seat.player, names)
-        tag = _tag(view, result, i, seat.player, winners, words)
+        tag = tags[i]
         name_mid = mid - 12 if tag else mid
         layout.dot(MARGIN + 19, name_mid, 12, player_colour(chosen, seat.seat))
         layout.label(
@@ -208,7 +214,9 @@ def layout_round_summary(
             max_width=name_width - 32,
         )
         if tag:
-            layout.label(f"tag:{i}", MARGIN + 32, mid + 2, tag, TAG, chosen.accent)
+            layout.label(
+                f"tag:{i}", MARGIN + 32, mid + 2, tag, TAG, chosen.accent, max_width=name_width - 32
+            )
         hand = result.hands[i]
         if hand:
             step = min(mini.strip, max(8, (cards_room - mini.width) // max(1, len(hand) - 1)))

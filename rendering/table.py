@@ -320,7 +320,9 @@ def _header(
     room = piles_x - 24 - MARGIN
     y = MARGIN
     title = words(
-        "picture.table.title", round=words.number(view.round_no), game=game_name(view.ruleset)
+        "picture.table.title",
+        round=words.number(view.round_no),
+        game=game_name(view.ruleset, words),
     )
     layout.label("title", MARGIN, y, title, TITLE, theme.text, max_width=room)
     y += line_height(TITLE) + ROW_GAP

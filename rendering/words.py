@@ -124,7 +124,8 @@ class Words:
     """One language's picture texts, its plural rule and its way of writing numbers.
 
     ``texts`` maps the keys of ``ENGLISH`` (plural ones with the reader's CLDR categories,
-    ``picture.cards.few`` ...) to templates; ``plural`` gives a count's category; ``digits``
+    ``picture.cards.few`` ...) to templates, and may name the variants (``variant.classic``:
+    see :func:`rendering.style.game_name`); ``plural`` gives a count's category; ``digits``
     writes a number that is not negative (``decimals`` digits after the separator when given).
     """
 

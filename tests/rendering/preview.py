@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.i18n import t
 from cogs.picture_words import picture_words
 from rendering import (
     render_hand,
@@ -80,7 +81,12 @@ def pictures(theme: str, locale: str = "en") -> Mapping[str, bytes]:
         "summary": render_round_summary(view, result, names=scenes.NAMES, theme=theme, words=words),
         "chart": render_score_chart(over, names=scenes.NAMES, theme=theme, words=words),
         "standings": render_standings(
-            scenes.standings(), title="Standings", page=1, pages=2, theme=theme, words=words
+            scenes.standings(),
+            title=t("league.title", locale, season=3, page=1, pages=2),  # as /rummy league has it
+            page=1,
+            pages=2,
+            theme=theme,
+            words=words,
         ),
         "player_card": render_player_card(scenes.player_card(), theme=theme, words=words),
     }

@@ -13,9 +13,10 @@ from rendering import (
     layout_standings,
 )
 from rendering.chart import nice_ticks
-from rendering.layout import Label, Layout, Line
+from rendering.layout import CardItem, Label, Layout, Line
 from rendering.text import ELLIPSIS
 from rendering.theme import DARK, THEMES, player_colour
+from rendering.words import ENGLISH, Words
 from tests.rendering import scenes
 
 
@@ -137,3 +138,16 @@ def test_chart_target_is_clear_of_the_players() -> None:
             for x, y in line.points:
                 box = target.box
                 assert not (box.x0 - 6 <= x <= box.x1 + 6 and box.y0 - 6 <= y <= box.y1 + 6)
+
+
+def test_summary_tags_stay_in_the_name_column() -> None:
+    """A tag longer than the narrowest column ("main la plus faible") widens the column; one
+    longer than the widest column is cut there, never drawn over the cards."""
+    view, result = scenes.blocked_round()
+    for tag, whole in (("main la plus faible", True), ("nejméně karet v ruce " * 4, False)):
+        words = Words(texts={**ENGLISH, "picture.summary.tag_lowest": tag})
+        layout = layout_round_summary(view, result, names=scenes.NAMES, words=words)
+        boxes = dict(layout.labels)
+        first_card = min(i.x for i in layout.items if isinstance(i, CardItem))
+        assert boxes["tag:3"].x1 < min(boxes["head:cards"].x0, first_card)
+        assert (texts(layout)["tag:3"] == tag) is whole

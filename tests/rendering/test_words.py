@@ -162,10 +162,28 @@ def test_a_catalog_s_words_write_numbers_and_plurals_its_way() -> None:
     assert english.number(-1500) == Words().number(-1500) == "−1,500"
 
 
-@pytest.mark.parametrize("language", ["fr", "long"])
+def test_a_picture_names_the_game_in_its_reader_s_language() -> None:
+    """The variant's name is the catalog's where the language has its own; English keeps
+    the pictures' short titles."""
+    view = scenes.crowded_table()  # Parlett's
+    for locale in ("ru", "cs"):
+        name = catalog(locale)["variant.parlett"]
+        title = texts(rendering.layout_table(view, words=picture_words(locale)))["title"]
+        assert title.endswith(f" · {name}"), (locale, title)
+    title = texts(rendering.layout_table(view, words=picture_words("en")))["title"]
+    assert title == texts(rendering.layout_table(view))["title"] == "Round 4 · Parlett Rummy"
+    summary = _summary(scenes.hand_scoring_round)(picture_words("cs"))
+    assert texts(summary)["subtitle"].startswith(catalog("cs")["variant.500"])
+
+
+def texts(layout: Layout) -> dict[str, str]:
+    return {i.name: i.text for i in layout.items if isinstance(i, Label)}
+
+
+@pytest.mark.parametrize("language", ["fr", "ru", "cs", "long"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_longer_words_stay_inside_and_apart(name: str, language: str) -> None:
-    words = picture_words("fr") if language == "fr" else long_words()
+    words = long_words() if language == "long" else picture_words(language)
     layout = CASES[name](words)
     width, height = layout.size
     labels = layout.labels
