@@ -64,6 +64,8 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
         lines.append(t("help.stock_turn_over", loc))
     lines.append(t(_SCORING[ruleset.scoring], loc, target=tn("unit.points", ruleset.target, loc)))
     lines.append(t(f"help.values.{ruleset.variant.name}", loc))
+    if ruleset.jokers_per_deck > 0:
+        lines.append(t("help.values.joker", loc))
     changed = rule_words.changed_rules(ruleset, loc)
     if changed:
         lines.append(t("help.options", loc, options="; ".join(changed)))

@@ -242,6 +242,14 @@ def test_help_for_a_table_with_options_names_them_and_the_rule_they_change() -> 
     assert "This table's house options: Negative scoring" in text
 
 
+@pytest.mark.parametrize("loc", LOCALES)
+def test_help_gives_the_joker_s_value_only_where_jokers_are_played(loc: str) -> None:
+    joker = t("help.values.joker", loc)
+    for name, jokers in (("500", False), ("500", True), ("parlett", True), ("parlett", False)):
+        lines = help.variant_help(preset(name, jokers=jokers), loc)
+        assert (joker in lines) is jokers, (name, jokers)
+
+
 def test_help_without_a_variant_gives_every_variant_and_how_to_start() -> None:
     for loc in LOCALES:
         (text,) = help.help_messages(None, loc)
