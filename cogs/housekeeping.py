@@ -75,6 +75,11 @@ class Housekeeping(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.abc.Snowflake) -> None:
+        # Its games stop showing before their end is stored: a worker still showing the
+        # last move would otherwise reach the players after the game is gone.
+        for session in list(self.bot.sessions.sessions.values()):
+            if session.guild_id == guild.id:
+                self._stop_showing(session.game_id)
         for game_id in await self.bot.sessions.guild_left(guild.id):
             self._stop_showing(game_id)
         self._departed.set()
@@ -117,6 +122,9 @@ class Housekeeping(commands.Cog):
                 log.info("channel %s of game %s: %s", channel_id, session.game_id, describe(error))
 
     async def _channel_gone(self, channel_id: int) -> None:
+        here = self.bot.sessions.sessions.get(channel_id)
+        if here is not None:  # stopped first, as for a server (see on_guild_remove)
+            self._stop_showing(here.game_id)
         for game_id in await self.bot.sessions.channel_gone(channel_id):
             self._stop_showing(game_id)
 

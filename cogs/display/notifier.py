@@ -189,8 +189,11 @@ class Notifier(commands.Cog):
         posts and DMs included, and ignore what its last commits still tell."""
         self.gone.add(game_id)
         messages = self.games.pop(game_id, None)
-        if messages is not None and messages.task is not None:
-            messages.task.cancel()
+        if messages is None:
+            return
+        for task in (messages.task, messages.channel_task):
+            if task is not None:
+                task.cancel()
 
     # --- the listener ---------------------------------------------------------------------
 
