@@ -260,27 +260,27 @@ def _whole_number(text: str) -> int | None:
 
 
 def _grace_days(text: str) -> int:
-    if not text.strip():
-        return DEFAULT_SERVER_GRACE_DAYS
-    days = _whole_number(text)
-    if days is None or not 0 <= days <= MAX_SERVER_GRACE_DAYS:
-        raise SettingsError(
-            f"SERVER_DATA_GRACE_DAYS must be a whole number of days from 0 to "
-            f"{MAX_SERVER_GRACE_DAYS}, not {text!r}"
-        )
-    return days
+    return _bounded(
+        "SERVER_DATA_GRACE_DAYS", text, DEFAULT_SERVER_GRACE_DAYS, 0, MAX_SERVER_GRACE_DAYS, "days"
+    )
 
 
 def _lobby_idle(text: str) -> int:
+    return _bounded(
+        "LOBBY_IDLE_MINUTES", text, DEFAULT_LOBBY_IDLE_MINUTES, 1, MAX_LOBBY_IDLE_MINUTES, "minutes"
+    )
+
+
+def _bounded(name: str, text: str, default: int, low: int, high: int, unit: str) -> int:
+    """A whole number of ``unit`` from ``low`` to ``high``; unset or empty is ``default``."""
     if not text.strip():
-        return DEFAULT_LOBBY_IDLE_MINUTES
-    minutes = _whole_number(text)
-    if minutes is None or not 1 <= minutes <= MAX_LOBBY_IDLE_MINUTES:
+        return default
+    value = _whole_number(text)
+    if value is None or not low <= value <= high:
         raise SettingsError(
-            f"LOBBY_IDLE_MINUTES must be a whole number of minutes from 1 to "
-            f"{MAX_LOBBY_IDLE_MINUTES}, not {text!r}"
+            f"{name} must be a whole number of {unit} from {low} to {high}, not {text!r}"
         )
-    return minutes
+    return value
 
 
 def _switch(name: str, text: str) -> bool:
