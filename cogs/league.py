@@ -148,9 +148,8 @@ class League(commands.Cog):
             if found.season is None or not found.rows:
                 await send(interaction, text, ephemeral=False)
                 return
-            title = t(
-                "league.title", loc, season=found.season, page=found.page, pages=found.total_pages
-            )
+            # The picture writes its own page label under the title.
+            title = t("league.title_picture", loc, season=found.season)
             picture = await asyncio.to_thread(
                 render_standings,
                 standing_rows(found),

@@ -82,7 +82,7 @@ def pictures(theme: str, locale: str = "en") -> Mapping[str, bytes]:
         "chart": render_score_chart(over, names=scenes.NAMES, theme=theme, words=words),
         "standings": render_standings(
             scenes.standings(),
-            title=t("league.title", locale, season=3, page=1, pages=2),  # as /rummy league has it
+            title=t("league.title_picture", locale, season=3),  # as /rummy league has it
             page=1,
             pages=2,
             theme=theme,
