@@ -361,10 +361,6 @@ async def lobby_command(interaction: Interaction, verb: str, level: str = "norma
                 raise
             await send(interaction, t("lobby.cleared", locale_of(interaction)))
             return
-        queued = await queue_answer(session, interaction.user, verb, locale_of(interaction))
-        if queued is not None:
-            await send(interaction, queued)
-            return
         event = await lobby_op(interaction, verb, session, level)
         with after_commit("error.after_commit.lobby"):
             done = "timer.you_are_back" if event.kind is s.EventKind.SEAT else _LOBBY_DONE[verb]
