@@ -77,5 +77,5 @@ class MessageLedger:
                     await repo.forget_message(game_id, kind.value, player)
                 else:
                     await repo.save_message(game_id, kind.value, player, channel_id, message_id)
-        except StorageError:
-            log.warning("game %s: could not store the %s message", game_id, kind.value)
+        except StorageError as error:
+            log.warning("game %s: could not store the %s message: %s", game_id, kind.value, error)

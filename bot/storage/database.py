@@ -20,9 +20,10 @@ import logging
 import os
 import sqlite3
 import stat
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -81,6 +82,21 @@ def _tighten(path: Path) -> None:
                 file.chmod(FILE_MODE)
 
 
+async def _to_the_end(work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` to its end even when the caller is cancelled meanwhile: the lock must not
+    be handed on with a transaction half closed. A cancel that came meanwhile is raised after."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    task.result()
+
+
 class Database:
     """Open with :meth:`open` (which also migrates), close with :meth:`close`."""
 
@@ -135,14 +151,26 @@ class Database:
         way because another process (a backup tool) started writing first.
         """
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
             try:
+                await self._conn.execute("BEGIN IMMEDIATE")
                 yield self._conn
                 await self._conn.execute("COMMIT")
             except BaseException:
-                if self._conn.in_transaction:
-                    await self._conn.rollback()
+                await _to_the_end(self._settle())
                 raise
+
+    async def _settle(self) -> None:
+        """Roll back what a failed or cancelled transaction left open.
+
+        A cancelled ``await`` does not stop aiosqlite's worker thread: the ``BEGIN`` or
+        ``COMMIT`` it waited for may still run after the cancel. The no-op call waits for
+        every call queued before it (the thread runs them in order), so the rollback sees
+        the connection as it really is; without it, a cancel during ``BEGIN`` left the
+        transaction open and every later unit failed ("cannot start a transaction within a
+        transaction")."""
+        await self._conn.execute("SELECT 1")
+        if self._conn.in_transaction:
+            await self._conn.rollback()
 
     @asynccontextmanager
     async def unit(self) -> AsyncIterator[SqliteRepository]:

@@ -56,6 +56,33 @@ async def test_an_exception_rolls_the_transaction_back(db: Database) -> None:
         assert conn.in_transaction
 
 
+async def test_a_unit_cancelled_at_any_point_leaves_the_connection_usable(db: Database) -> None:
+    """A cancel lands wherever the task is: during BEGIN, a statement or COMMIT. Each time the
+    insert is either all there or not at all, and the next unit starts cleanly (a cancel
+    during BEGIN used to leave the transaction open for ever)."""
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE things (x INTEGER)")
+
+    async def insert(x: int) -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO things VALUES (?)", (x,))
+            await conn.execute("INSERT INTO things VALUES (?)", (-x,))
+
+    cancelled = 0
+    for steps in range(40):
+        task = asyncio.create_task(insert(steps + 1))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        cancelled += task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        async with db.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT x FROM things WHERE abs(x) = ?", (steps + 1,)
+            )
+        assert sorted(r[0] for r in rows) in ([], [-(steps + 1), steps + 1])
+    assert cancelled > 10  # the cancels did land inside the units
+
+
 async def test_a_second_live_game_in_a_channel_is_the_storage_own_error(db: Database) -> None:
     seats = assign_seats([NewSeat.human(1, "Ann")])
     common = {"guild_id": 1, "channel_id": 5, "host_id": 1, "seed": 1, "seats": seats}
