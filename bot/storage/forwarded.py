@@ -1,0 +1,159 @@
+"""The SQL of forwarded clicks: a click received by one process for a game another process
+owns, handed over through PostgreSQL (a row, and a NOTIFY on the owner's shard channel).
+
+NOTIFY carries the interaction's id only (PostgreSQL refuses payloads of 8,000 bytes and
+more; an interaction with its member and message is often larger). Whoever deletes the row
+owns the click: the owner when it claims it in time, the receiver when it gives up. A
+``DELETE … RETURNING`` cannot succeed twice, so a click is applied once or answered as
+failed, never both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Collection
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+LIVE_STATUSES = ("lobby", "active")
+"""A game in one of these is kept in its owner's memory; the others are over."""
+
+
+def channel_of(shard: int) -> str:
+    """The NOTIFY channel the owner of ``shard`` listens on."""
+    return f"rummy_shard_{shard}"
+
+
+class ForwardedClicks:
+    """Queries on the shared database for forwarding; ``pool`` is the store's own."""
+
+    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+        self.pool = pool
+
+    async def live_game_guild(self, game_id: int) -> int | None:
+        """The server of game ``game_id`` while it is in a lobby or running, else None."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT guild_id FROM games WHERE id = %s AND status = ANY(%s)",
+                (game_id, list(LIVE_STATUSES)),
+            )
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
+
+    async def live_holder(self, shard: int) -> str | None:
+        """The process holding ``shard``'s lease now, or None when its lease has run out."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT owner FROM shard_leases WHERE shard_id = %s AND expires_at > now()",
+                (shard,),
+            )
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def forward(self, interaction_id: int, shard: int, payload: dict[str, Any]) -> bool:
+        """Store the click for ``shard``'s owner and wake it; False when this interaction was
+        forwarded before (the key refuses it: a repeat is never handed on twice). The NOTIFY
+        is sent at commit, so the owner never looks before the row is there."""
+        async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "INSERT INTO forwarded_clicks (interaction_id, shard, payload)"
+                " VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                (interaction_id, shard, json.dumps(payload)),
+            )
+            if cur.rowcount != 1:
+                return False
+            await conn.execute(
+                "SELECT pg_notify(%s, %s)", (channel_of(shard), str(interaction_id))
+            )
+        return True
+
+    async def claim(self, interaction_id: int) -> dict[str, Any] | None:
+        """Take the click out of the table: its payload for the one caller that got it."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "DELETE FROM forwarded_clicks WHERE interaction_id = %s RETURNING payload",
+                (interaction_id,),
+            )
+            row = await cur.fetchone()
+        return None if row is None else _payload(row[0])
+
+    async def waiting(self, shards: Collection[int]) -> list[int]:
+        """The ids of clicks waiting for ``shards``' owner (for one that missed a NOTIFY
+        while it was reconnecting)."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT interaction_id FROM forwarded_clicks WHERE shard = ANY(%s)"
+                " ORDER BY interaction_id",
+                (sorted(shards),),
+            )
+            rows = await cur.fetchall()
+        return [int(r[0]) for r in rows]
+
+    async def prune(self, older_than_seconds: float) -> int:
+        """Drop rows nobody claimed (a receiver that died before giving up): too old to
+        answer, they must never be applied."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "DELETE FROM forwarded_clicks"
+                " WHERE created_at < now() - make_interval(secs => %s)",
+                (older_than_seconds,),
+            )
+        return cur.rowcount
+
+    def listener(self) -> ShardListener:
+        return ShardListener(self.pool.conninfo, self.pool.kwargs)
+
+
+class ShardListener:
+    """A connection of its own that LISTENs on shards' channels (a pooled connection would
+    be handed to other work between notifications). ``listen`` follows the shards held."""
+
+    def __init__(self, conninfo: str, kwargs: dict[str, Any] | None) -> None:
+        self._conninfo = conninfo
+        self._kwargs = {k: v for k, v in (kwargs or {}).items() if k != "autocommit"}
+        self._conn: psycopg.AsyncConnection[Any] | None = None
+        self._channels: set[int] = set()
+
+    async def connect(self) -> None:
+        await self.close()
+        self._conn = await psycopg.AsyncConnection.connect(
+            self._conninfo, autocommit=True, **self._kwargs
+        )
+        self._channels = set()
+
+    async def follow(self, shards: Collection[int]) -> None:
+        """LISTEN on the channels of ``shards`` and on no others."""
+        conn = self._connected()
+        wanted = set(shards)
+        for shard in sorted(wanted - self._channels):
+            await conn.execute(f'LISTEN "{channel_of(int(shard))}"')
+        for shard in sorted(self._channels - wanted):
+            await conn.execute(f'UNLISTEN "{channel_of(int(shard))}"')
+        self._channels = wanted
+
+    async def ids(self, timeout: float) -> AsyncIterator[int]:
+        """The interaction ids notified within ``timeout`` seconds."""
+        conn = self._connected()
+        async for note in conn.notifies(timeout=timeout):
+            if note.payload.isdigit():
+                yield int(note.payload)
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.closed:
+            await asyncio.shield(conn.close())
+
+    def _connected(self) -> psycopg.AsyncConnection[Any]:
+        if self._conn is None or self._conn.closed:
+            raise ConnectionError("the listening connection is closed")
+        return self._conn
+
+
+def _payload(value: Any) -> dict[str, Any]:
+    data = json.loads(value) if isinstance(value, str | bytes) else value
+    if not isinstance(data, dict):
+        raise ValueError("a forwarded click's payload is not an object")
+    return data
