@@ -34,6 +34,8 @@ import discord
 import yarl
 
 from bot.app import RummyBot
+from bot.cluster import StaticOwnership
+from bot.cluster.forwarding import forwarding_for
 from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging
@@ -261,6 +263,13 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
                 extensions=EXTENSIONS,
                 members_intent=settings.members_intent,
                 server_grace=timedelta(days=settings.server_grace_days),
+            )
+            # On PostgreSQL, clicks on another process's games are handed to it.
+            bot.forwarder = forwarding_for(
+                bot.intake,
+                sessions.store,
+                StaticOwnership(),
+                lambda g: sessions.by_game(g) is not None,
             )
             try:
                 await probe()

@@ -35,6 +35,8 @@ from typing import Any, TypeVar
 import discord
 from discord.ext import commands
 
+from bot.cluster.forwarding import Forwarder
+from bot.cluster.intake import Intake
 from bot.files import write_private
 from bot.i18n import CatalogTranslator
 from bot.logs import describe, quiet_voice
@@ -114,6 +116,11 @@ class RummyBot(commands.Bot):
         self.sync_state = sync_state
         self.server_grace = server_grace
         self._services: dict[type[Any], object] = {}
+        self.intake = Intake(self)
+        """Every interaction passes it first: repeats dropped, other processes' clicks
+        handed on (``bot.cluster.intake``)."""
+        self.forwarder: Forwarder | None = None
+        """Set by the launcher on PostgreSQL; it listens for clicks forwarded to us."""
 
     def provide(self, kind: type[_S], service: _S) -> None:
         """Offer ``service`` to the other extensions, found by its class: the extensions
@@ -135,6 +142,13 @@ class RummyBot(commands.Bot):
             await self.load_extension(name)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
+        if self.forwarder is not None:
+            self.forwarder.start()
+
+    async def close(self) -> None:
+        if self.forwarder is not None:
+            await self.forwarder.close()
+        await super().close()
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord as the module docstring describes.

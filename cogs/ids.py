@@ -7,6 +7,8 @@ must keep working after an upgrade: change nothing here but by adding formats.
 
 from __future__ import annotations
 
+import re
+
 LOBBY_TEMPLATE = r"rummy:lobby:(?P<verb>join|leave|addbot|start|cancel):(?P<game>[0-9]{1,20})"
 HAND_TEMPLATE = r"rummy:hand:(?P<game>[0-9]{1,20})"
 MOVE_TEMPLATE = r"rummy:do:(?P<verb>draw|take|end):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
@@ -19,6 +21,24 @@ MOVE_VERBS = ("draw", "take", "end")
 MENUS = ("meld", "layoff", "discard", "discard2", "take")
 SEAT_VERBS = ("leave", "sure", "back", "take")
 """Leave (asks first), sure (leaves), back (take my seat back), take (take over a seat)."""
+
+
+LIVE_GAME_TEMPLATES = tuple(
+    re.compile(template)
+    for template in (LOBBY_TEMPLATE, HAND_TEMPLATE, MOVE_TEMPLATE, PICK_TEMPLATE, SEAT_TEMPLATE)
+)
+"""The components of a lobby or a running game (Play again's belongs to a finished one)."""
+
+
+def live_game_of(custom_id: str) -> int | None:
+    """The game a lobby or game component's custom id names, matched as discord.py matches
+    dynamic items; None for any other id. A click on another process's game is forwarded
+    by this (``bot.cluster.forwarding``)."""
+    for template in LIVE_GAME_TEMPLATES:
+        match = template.fullmatch(custom_id)
+        if match is not None:
+            return int(match["game"])
+    return None
 
 
 def lobby_id(verb: str, game_id: int) -> str:

@@ -31,7 +31,7 @@ from bot.rummy import (
     layoff_readings,
     readings,
 )
-from cogs import flows, positions, present, rule_words, seat_flows, typed
+from cogs import flows, ids, positions, present, rule_words, seat_flows, typed
 from cogs.client import Interaction
 from cogs.items import DYNAMIC_ITEMS, Clicks
 from cogs.seat_items import SeatButton, SeatClicks
@@ -396,6 +396,7 @@ class Play(commands.Cog):
 
 async def setup(bot: RummyBot) -> None:
     bot.provide(Clicks, flows.CLICKS)
+    bot.intake.game_of = ids.live_game_of  # which clicks name a game (for their forwarding)
     bot.provide(SeatClicks, seat_flows.CLICKS)
     bot.add_dynamic_items(*DYNAMIC_ITEMS, SeatButton)
     await bot.add_cog(Play(bot))

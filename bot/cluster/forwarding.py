@@ -35,6 +35,7 @@ from bot.cluster.intake import Intake, Payload
 from bot.cluster.shards import Ownership, shard_of
 from bot.i18n import catalog_locale, t
 from bot.storage.forwarded import ForwardedClicks, ShardListener
+from bot.storage.postgres import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +59,11 @@ def age_of(interaction_id: int, now: float | None = None) -> float:
     return (time.time() if now is None else now) - created
 
 
-GameNamer = Callable[[str], "int | None"]
-"""The game a component's custom id names (None: it names none, or a finished one)."""
-
-
 class Forwarder:
     """The receiver's and the owner's sides of forwarding, for one process.
 
-    ``games`` tells the game a custom id names (the cogs know the formats), ``is_local``
-    whether that game lives in this process's memory.
+    ``is_local`` tells whether a game lives in this process's memory; the game a custom id
+    names is the intake's ``game_of`` (the cogs know the formats).
     """
 
     def __init__(
@@ -75,13 +72,11 @@ class Forwarder:
         clicks: ForwardedClicks,
         ownership: Ownership,
         *,
-        games: GameNamer,
         is_local: Callable[[int], bool],
     ) -> None:
         self.intake = intake
         self.clicks = clicks
         self.ownership = ownership
-        self.games = games
         self.is_local = is_local
         self.forwarded = 0
         """Clicks this process handed on."""
@@ -102,7 +97,7 @@ class Forwarder:
             return False
         data = payload.get("data")
         custom_id = data.get("custom_id") if isinstance(data, dict) else None
-        game_id = self.games(custom_id) if isinstance(custom_id, str) else None
+        game_id = self.intake.game_of(custom_id) if isinstance(custom_id, str) else None
         if game_id is None or self.is_local(game_id):
             return False
         self._spawn(self._route(payload, game_id))
@@ -119,7 +114,9 @@ class Forwarder:
                 self.intake.dispatch(payload)
                 return
             if await self.clicks.live_holder(shard) is None:
-                log.warning("click %s: game %s's shard %s has no live owner", interaction_id, game_id, shard)
+                log.warning(
+                    "click %s: game %s's shard %s has no live owner", interaction_id, game_id, shard
+                )
                 await self._answer_silent(payload)
                 return
             stored = await self.clicks.forward(interaction_id, shard, payload)
@@ -186,7 +183,9 @@ class Forwarder:
     async def _take(self, interaction_id: int) -> None:
         """Claim a forwarded click and dispatch it here, if it is young enough to answer."""
         if age_of(interaction_id) > OWNER_CUTOFF:
-            log.info("click %s came too late to be answered; its receiver answers it", interaction_id)
+            log.info(
+                "click %s came too late to be answered; its receiver answers it", interaction_id
+            )
             return
         payload = await self.clicks.claim(interaction_id)
         if payload is None:
@@ -209,3 +208,17 @@ class Forwarder:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def forwarding_for(
+    intake: Intake, store: object, ownership: Ownership, is_local: Callable[[int], bool]
+) -> Forwarder | None:
+    """The forwarder of a process on PostgreSQL (shared by several processes); None on
+    SQLite, where one process holds every game."""
+    if not isinstance(store, PostgresStore):
+        return None
+    forwarder = Forwarder(
+        intake, ForwardedClicks(store.pool, store.url), ownership, is_local=is_local
+    )
+    intake.router = forwarder
+    return forwarder

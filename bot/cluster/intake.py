@@ -42,6 +42,10 @@ class Router(Protocol):
         ...
 
 
+def _no_game(custom_id: str) -> int | None:
+    return None
+
+
 class RecentIds:
     """The last ``size`` ids seen, oldest forgotten first."""
 
@@ -69,6 +73,9 @@ class Intake:
         parsers["INTERACTION_CREATE"] = self.receive
         self._recent = RecentIds(remembered)
         self.router: Router | None = None
+        self.game_of: Callable[[str], int | None] = _no_game
+        """The game a component's custom id names while it is live (the cogs know the
+        formats and set this when they load); None for the rest."""
         self.repeats = 0
         """Repeats dropped so far (for tests and logs)."""
 

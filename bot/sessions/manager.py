@@ -76,6 +76,11 @@ class SessionManager:
     async def open(cls, path: str | Path, *, brains: Brains | None = None) -> SessionManager:
         return cls(await open_store(path), brains)
 
+    @property
+    def store(self) -> Store:
+        """The database the sessions share (the cluster's modules reach it through this)."""
+        return self._store
+
     async def close(self) -> None:
         """Let operations in flight commit, close every session, give the listeners a few
         seconds to tell the last commits, then close the store."""

@@ -28,10 +28,12 @@ def channel_of(shard: int) -> str:
 
 
 class ForwardedClicks:
-    """Queries on the shared database for forwarding; ``pool`` is the store's own."""
+    """Queries on the shared database for forwarding; ``pool`` is the store's own and
+    ``url`` the database's (the listening connection is opened apart from the pool)."""
 
-    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+    def __init__(self, pool: AsyncConnectionPool[Any], url: str) -> None:
         self.pool = pool
+        self.url = url
 
     async def live_game_guild(self, game_id: int) -> int | None:
         """The server of game ``game_id`` while it is in a lobby or running, else None."""
@@ -65,9 +67,7 @@ class ForwardedClicks:
             )
             if cur.rowcount != 1:
                 return False
-            await conn.execute(
-                "SELECT pg_notify(%s, %s)", (channel_of(shard), str(interaction_id))
-            )
+            await conn.execute("SELECT pg_notify(%s, %s)", (channel_of(shard), str(interaction_id)))
         return True
 
     async def claim(self, interaction_id: int) -> dict[str, Any] | None:
@@ -97,31 +97,27 @@ class ForwardedClicks:
         answer, they must never be applied."""
         async with self.pool.connection() as conn:
             cur = await conn.execute(
-                "DELETE FROM forwarded_clicks"
-                " WHERE created_at < now() - make_interval(secs => %s)",
+                "DELETE FROM forwarded_clicks WHERE created_at < now() - make_interval(secs => %s)",
                 (older_than_seconds,),
             )
-        return cur.rowcount
+        return int(cur.rowcount)
 
     def listener(self) -> ShardListener:
-        return ShardListener(self.pool.conninfo, self.pool.kwargs)
+        return ShardListener(self.url)
 
 
 class ShardListener:
     """A connection of its own that LISTENs on shards' channels (a pooled connection would
     be handed to other work between notifications). ``listen`` follows the shards held."""
 
-    def __init__(self, conninfo: str, kwargs: dict[str, Any] | None) -> None:
-        self._conninfo = conninfo
-        self._kwargs = {k: v for k, v in (kwargs or {}).items() if k != "autocommit"}
+    def __init__(self, url: str) -> None:
+        self._url = url
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._channels: set[int] = set()
 
     async def connect(self) -> None:
         await self.close()
-        self._conn = await psycopg.AsyncConnection.connect(
-            self._conninfo, autocommit=True, **self._kwargs
-        )
+        self._conn = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
         self._channels = set()
 
     async def follow(self, shards: Collection[int]) -> None:

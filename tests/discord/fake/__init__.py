@@ -63,6 +63,7 @@ Main API (see the classes for details):
 - Interactions (each waits for a connected bot and returns an `Interaction`):
   `slash(user, channel, "rummy new", **options)`, `click(user, message, custom_id)`,
   `forged_click(user, channel, custom_id)` (any id, unchecked, as a modified client),
+  `redeliver(ix)` (the same INTERACTION_CREATE once more, as a replaying gateway),
   `select(user, message, custom_id, values)`, `autocomplete(user, channel, "meld",
   focused="cards", cards="7") -> list[choice dict]` (or `autocomplete_interaction`),
   `submit_modal(user, interaction_with_modal, {custom_id: text})`. Each takes `locale=`;

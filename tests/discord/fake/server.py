@@ -853,6 +853,13 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._dispatch_interaction(3, user, channel, data, message=made_up)
 
+    async def redeliver(self, ix: Interaction, timeout: float = 10.0) -> None:
+        """Send `ix`'s INTERACTION_CREATE to the bot again, unchanged (same id and token), as a
+        gateway replaying events after a reconnect may: the bot must act on it once. A
+        second answer is refused (40060), as on Discord."""
+        session = await self._live_session(timeout)
+        await self._send(session, "INTERACTION_CREATE", ix.payload)
+
     async def select(
         self,
         user: User,
