@@ -1,0 +1,174 @@
+"""The shard leases' SQL (PostgreSQL only): take a shard, keep it, give it back, and see
+who holds what. The loop that calls these is :class:`bot.cluster.leases.LeaseKeeper`.
+
+Every time is the database's own (``clock_timestamp()``), so the machines' clocks never have
+to agree; a lease is live while ``expires_at`` is in the future. The table and the fencing
+triggers that read it are in ``pg_migrations/0003_shard_leases.sql``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+
+from psycopg import AsyncConnection
+from psycopg_pool import AsyncConnectionPool
+
+from bot.storage.errors import StorageError
+
+LEASE_LOST_SQLSTATE = "RLEAS"
+"""The SQLSTATE of the fencing triggers' refusal (:class:`~bot.storage.errors.LeaseLost`)."""
+
+LOCK_WAIT = "2s"
+"""How long taking a shard over waits for the writes in flight of its last holder."""
+
+Pool = AsyncConnectionPool[AsyncConnection[Any]]
+
+
+class ShardCountMismatch(StorageError):
+    """Live leases in the database were taken with another shard count: every process of a
+    bot must run with the same ``SHARD_COUNT``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    shard_id: int
+    shard_count: int
+    owner: str
+    generation: int
+    expires_at: datetime
+    live: bool
+    """Whether the lease had not expired when it was read."""
+
+
+def owner_url(url: str, owner: str) -> str:
+    """``url`` whose every connection carries ``rummy.owner = owner``, the identity the
+    fencing triggers compare with the lease's holder (libpq's ``options=-c …``, added to
+    options the URL may have already)."""
+    if any(c.isspace() or c == "\\" for c in owner):
+        raise ValueError(f"an owner identity has no spaces or backslashes: {owner!r}")
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    setting = f"-c rummy.owner={owner}"
+    for i, (key, value) in enumerate(query):
+        if key == "options":
+            query[i] = (key, f"{value} {setting}".strip())
+            break
+    else:
+        query.append(("options", setting))
+    return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote, safe="")))
+
+
+async def check_shard_count(pool: Pool, shard_count: int) -> None:
+    """Make the lease table agree with ``shard_count``: leases of another count that have all
+    expired (every process stopped, then restarted with a new count) are cleared; a live one
+    raises :class:`ShardCountMismatch`."""
+    async with pool.connection() as conn, conn.transaction():
+        await conn.execute("LOCK TABLE shard_leases IN SHARE ROW EXCLUSIVE MODE")
+        cursor = await conn.execute(
+            "SELECT shard_count, owner FROM shard_leases"
+            " WHERE shard_count <> %s AND expires_at > clock_timestamp() LIMIT 1",
+            (shard_count,),
+        )
+        live = await cursor.fetchone()
+        if live is not None:
+            raise ShardCountMismatch(
+                f"shards are held with SHARD_COUNT={live[0]} by {live[1]}; every process of"
+                f" the bot needs the same count (this one has {shard_count})"
+            )
+        await conn.execute("DELETE FROM shard_leases WHERE shard_count <> %s", (shard_count,))
+
+
+async def acquire(
+    pool: Pool, shard_ids: Collection[int], shard_count: int, owner: str, ttl: float
+) -> dict[int, int]:
+    """Take each of ``shard_ids`` that is free or whose lease expired, for ``ttl`` seconds;
+    returns the shards taken and their generation (one more than the last holder's). A shard
+    whose last holder still has a write in flight is taken once that write is done."""
+    if not shard_ids:
+        return {}
+    async with pool.connection() as conn, conn.transaction():
+        await conn.execute(f"SET LOCAL lock_timeout = '{LOCK_WAIT}'")
+        cursor = await conn.execute(
+            "INSERT INTO shard_leases AS l (shard_id, shard_count, owner, generation, expires_at)"
+            " SELECT s, %s, %s, 1, clock_timestamp() + make_interval(secs => %s)"
+            " FROM unnest(%s::integer[]) AS s"
+            " ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner,"
+            " shard_count = excluded.shard_count, generation = l.generation + 1,"
+            " expires_at = excluded.expires_at"
+            " WHERE l.expires_at <= clock_timestamp()"
+            " RETURNING shard_id, generation",
+            (shard_count, owner, ttl, sorted(shard_ids)),
+        )
+        taken = {int(row[0]): int(row[1]) for row in await cursor.fetchall()}
+        if taken:
+            await conn.execute(
+                "DELETE FROM shard_claims WHERE shard_id = ANY(%s)", (sorted(taken),)
+            )
+        return taken
+
+
+async def renew(pool: Pool, shard_ids: Collection[int], owner: str, ttl: float) -> dict[int, int]:
+    """Extend ``owner``'s leases of ``shard_ids`` by ``ttl`` seconds from now, each only while
+    it is still ``owner``'s and live; returns the shards kept and their generation."""
+    if not shard_ids:
+        return {}
+    async with pool.connection() as conn:
+        cursor = await conn.execute(
+            "UPDATE shard_leases SET expires_at = clock_timestamp() + make_interval(secs => %s)"
+            " WHERE shard_id = ANY(%s) AND owner = %s AND expires_at > clock_timestamp()"
+            " RETURNING shard_id, generation",
+            (ttl, sorted(shard_ids), owner),
+        )
+        return {int(row[0]): int(row[1]) for row in await cursor.fetchall()}
+
+
+async def release(pool: Pool, shard_ids: Collection[int], owner: str) -> None:
+    """Give ``owner``'s leases of ``shard_ids`` up now (a clean stop or a hand-back), so
+    another process takes them at once; ``owner``'s claims go too."""
+    async with pool.connection() as conn, conn.transaction():
+        await conn.execute(
+            "UPDATE shard_leases SET expires_at = clock_timestamp()"
+            " WHERE shard_id = ANY(%s) AND owner = %s AND expires_at > clock_timestamp()",
+            (sorted(shard_ids), owner),
+        )
+        await conn.execute("DELETE FROM shard_claims WHERE owner = %s", (owner,))
+
+
+async def holders(pool: Pool) -> list[Lease]:
+    """Every lease row, live or expired, by shard."""
+    async with pool.connection() as conn:
+        cursor = await conn.execute(
+            "SELECT shard_id, shard_count, owner, generation, expires_at,"
+            " expires_at > clock_timestamp() FROM shard_leases ORDER BY shard_id"
+        )
+        return [Lease(*row) for row in await cursor.fetchall()]
+
+
+async def claim(pool: Pool, shard_ids: Collection[int], owner: str) -> None:
+    """``owner`` waits for ``shard_ids`` (its own shards, held by a process that took them
+    over): the holder hands them back (:func:`claims`)."""
+    if not shard_ids:
+        return
+    async with pool.connection() as conn:
+        await conn.execute(
+            "INSERT INTO shard_claims (shard_id, owner, claimed_at)"
+            " SELECT s, %s, clock_timestamp() FROM unnest(%s::integer[]) AS s"
+            " ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner,"
+            " claimed_at = excluded.claimed_at",
+            (owner, sorted(shard_ids)),
+        )
+
+
+async def claims(pool: Pool, within: float) -> dict[int, str]:
+    """The shards some process claimed in the last ``within`` seconds, and who claimed them."""
+    async with pool.connection() as conn:
+        cursor = await conn.execute(
+            "SELECT shard_id, owner FROM shard_claims"
+            " WHERE claimed_at > clock_timestamp() - make_interval(secs => %s)",
+            (within,),
+        )
+        return {int(row[0]): str(row[1]) for row in await cursor.fetchall()}
