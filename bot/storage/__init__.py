@@ -1,4 +1,5 @@
-"""Everything the bot keeps in SQLite; the only package that writes SQL or names a driver.
+"""Everything the bot keeps, in SQLite or PostgreSQL: the only package that writes SQL
+or names a driver.
 
 Open a store with :func:`open_store` (it migrates the schema), then work inside
 ``async with store.unit() as repo``: the :class:`~bot.storage.repository.Repository`
@@ -25,12 +26,16 @@ from bot.storage.models import (
     Season,
     StandingsPage,
 )
+from bot.storage.postgres import PostgresStore, is_postgres_url
 from bot.storage.repository import Repository, Store
 
 
-async def open_store(path: Path | str) -> Store:
-    """The bot's database at ``path``, created and migrated as needed."""
-    return await Database.open(path)
+async def open_store(target: Path | str) -> Store:
+    """The bot's database, created and migrated as needed: PostgreSQL for a
+    ``postgresql://`` (or ``postgres://``) URL, else the SQLite file at that path."""
+    if is_postgres_url(target):
+        return await PostgresStore.open(str(target))
+    return await Database.open(target)
 
 
 __all__ = [
@@ -46,6 +51,7 @@ __all__ = [
     "LeagueEntry",
     "MessageRef",
     "MigrationError",
+    "PostgresStore",
     "Repository",
     "Season",
     "StandingsPage",

@@ -4,7 +4,6 @@ timer's deadline and stand-ins, and every way of loading games back."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
@@ -25,10 +24,6 @@ _GAME_COLUMNS = (
 )
 _GAME_BY_ID = _GAME_COLUMNS + " WHERE id = ?"
 _LIVE_GAMES = _GAME_COLUMNS + " WHERE status IN ('lobby', 'active') ORDER BY id"
-_LIVE_GAMES_OF_GUILDS = (
-    _GAME_COLUMNS + " WHERE status IN ('lobby', 'active')"
-    " AND guild_id IN (SELECT value FROM json_each(?)) ORDER BY id"
-)
 _LIVE_GAME_OF_CHANNEL = _GAME_COLUMNS + " WHERE status IN ('lobby', 'active') AND channel_id = ?"
 
 
@@ -126,8 +121,8 @@ class GameRows(LeagueRows):
                 game_id,
                 "a lobby in the channel of its message",
             )
-        except sqlite3.IntegrityError as error:
-            if "games.channel_id" in str(error):
+        except Exception as error:
+            if self._dialect.live_game_clash(error):
                 raise DuplicateLiveGame(channel_id) from None
             raise
 
@@ -208,7 +203,9 @@ class GameRows(LeagueRows):
             rows = await self._conn.execute_fetchall(_LIVE_GAMES)
         else:
             rows = await self._conn.execute_fetchall(
-                _LIVE_GAMES_OF_GUILDS, (dump_json(list(guild_ids)),)
+                f"{_GAME_COLUMNS} WHERE status IN ('lobby', 'active')"
+                f" AND guild_id IN ({self._dialect.ids}) ORDER BY id",
+                (dump_json(list(guild_ids)),),
             )
         return await self._records(rows)
 
@@ -242,7 +239,7 @@ class GameRows(LeagueRows):
             return {}
         rows = await self._conn.execute_fetchall(
             "SELECT game_id, action FROM actions"
-            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seq",
+            f" WHERE game_id IN ({self._dialect.ids}) ORDER BY game_id, seq",
             (dump_json(list(texts)),),
         )
         for game_id, action in rows:
@@ -290,7 +287,7 @@ class GameRows(LeagueRows):
         rows = await self._conn.execute_fetchall(
             "SELECT game_id, seat, player_id, kind, user_id, display_name, level, missed,"
             " stand_in, assisted FROM seats"
-            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
+            f" WHERE game_id IN ({self._dialect.ids}) ORDER BY game_id, seat",
             (dump_json(ids),),
         )
         for row in rows:
@@ -316,7 +313,7 @@ class GameRows(LeagueRows):
             return by_game
         rows = await self._conn.execute_fetchall(
             "SELECT game_id, user_id FROM leavers"
-            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat, user_id",
+            f" WHERE game_id IN ({self._dialect.ids}) ORDER BY game_id, seat, user_id",
             (dump_json(ids),),
         )
         for row in rows:
@@ -329,7 +326,7 @@ class GameRows(LeagueRows):
             return {}
         rows = await self._conn.execute_fetchall(
             "SELECT game_id, turn, player, deadline, reminded FROM turn_deadlines"
-            " WHERE game_id IN (SELECT value FROM json_each(?))",
+            f" WHERE game_id IN ({self._dialect.ids})",
             (dump_json(ids),),
         )
         return {

@@ -7,6 +7,7 @@ the league's rules (:mod:`bot.league`); this part only reads and writes the rows
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -48,6 +49,7 @@ class LeagueRows(Rows):
 
     async def start_season(self, guild_id: int, at: datetime) -> Season:
         """Open the server's next season; standings and ratings start again from nothing."""
+        await self._lock_league(guild_id)
         previous = await self.current_season(guild_id)
         number = 1 if previous is None else previous.number + 1
         await self._conn.execute(
@@ -65,6 +67,7 @@ class LeagueRows(Rows):
             "SELECT guild_id FROM games WHERE id = ?", (game_id,)
         )
         guild_id = int(next(iter(rows))["guild_id"])
+        await self._lock_league(guild_id)
         season = await self.current_season(guild_id) or await self.start_season(guild_id, at)
         await self._conn.execute(
             "UPDATE games SET season = ? WHERE id = ?", (season.number, game_id)
@@ -101,13 +104,15 @@ class LeagueRows(Rows):
             " rounds_won, points_for, points_against, place_sum, forfeits, mu, sigma)"
             " VALUES (:guild, :season, :user, :name, 1, :win, :rounds, :score, :against, :place,"
             " :forfeit, :mu, :sigma)"
+            # Qualified: on PostgreSQL a bare ``games`` could be the row or ``excluded``.
             " ON CONFLICT (guild_id, season, user_id) DO UPDATE SET"
-            " display_name = excluded.display_name, games = games + 1,"
-            " wins = wins + excluded.wins, rounds_won = rounds_won + excluded.rounds_won,"
-            " points_for = points_for + excluded.points_for,"
-            " points_against = points_against + excluded.points_against,"
-            " place_sum = place_sum + excluded.place_sum,"
-            " forfeits = forfeits + excluded.forfeits",
+            " display_name = excluded.display_name, games = league_players.games + 1,"
+            " wins = league_players.wins + excluded.wins,"
+            " rounds_won = league_players.rounds_won + excluded.rounds_won,"
+            " points_for = league_players.points_for + excluded.points_for,"
+            " points_against = league_players.points_against + excluded.points_against,"
+            " place_sum = league_players.place_sum + excluded.place_sum,"
+            " forfeits = league_players.forfeits + excluded.forfeits",
             [
                 {
                     "guild": guild_id,
@@ -129,6 +134,13 @@ class LeagueRows(Rows):
         if league.is_rated(seats, leavers):
             await self._rate(guild_id, season.number, credits)
         return season.number
+
+    async def _lock_league(self, guild_id: int) -> None:
+        """Hold the server's league until the unit ends, so two games finishing together
+        neither both open season 1 nor lose one's rating update (PostgreSQL reads what was
+        committed before its statement; SQLite's write transactions never overlap)."""
+        if self._dialect.league_lock is not None:
+            await self._conn.execute(self._dialect.league_lock, (guild_id,))
 
     async def _rate(self, guild_id: int, season: int, credits: Sequence[league.Credit]) -> None:
         key = {"guild": guild_id, "season": season}
@@ -186,7 +198,7 @@ class LeagueRows(Rows):
         if number is None:
             return None
         rows = await self._conn.execute_fetchall(
-            f"SELECT * FROM ({_RANKED}) WHERE user_id = :user",
+            f"SELECT * FROM ({_RANKED}) AS ranked WHERE user_id = :user",
             {"guild": guild_id, "season": number, "user": user_id},
         )
         return next((_entry(row) for row in rows), None)
@@ -204,10 +216,11 @@ class LeagueRows(Rows):
         given."""
         games = list(
             await self._conn.execute_fetchall(
-                "SELECT id, guild_id, channel_id, json_extract(ruleset, '$.name') AS ruleset_name,"
-                " status, created_at, finished_at, season FROM games"
-                " WHERE guild_id = :guild AND status IN ('finished', 'abandoned')"
-                " AND (:user IS NULL OR id IN (SELECT game_id FROM seats WHERE user_id = :user))"
+                "SELECT id, guild_id, channel_id, ruleset, status, created_at, finished_at, season"
+                " FROM games WHERE guild_id = :guild AND status IN ('finished', 'abandoned')"
+                # Typed: PostgreSQL cannot tell the type of a parameter that is only NULL.
+                " AND (CAST(:user AS BIGINT) IS NULL"
+                " OR id IN (SELECT game_id FROM seats WHERE user_id = :user))"
                 " ORDER BY finished_at DESC, id DESC LIMIT :limit",
                 {"guild": guild_id, "user": user_id, "limit": limit},
             )
@@ -217,7 +230,7 @@ class LeagueRows(Rows):
         rows = await self._conn.execute_fetchall(
             "SELECT s.game_id, s.seat, s.kind, s.user_id, s.display_name, t.place, t.score"
             " FROM seats s LEFT JOIN standings t ON t.game_id = s.game_id AND t.seat = s.seat"
-            " WHERE s.game_id IN (SELECT value FROM json_each(?)) ORDER BY s.game_id, s.seat",
+            f" WHERE s.game_id IN ({self._dialect.ids}) ORDER BY s.game_id, s.seat",
             (dump_json(ids),),
         )
         for row in rows:
@@ -236,7 +249,7 @@ class LeagueRows(Rows):
                 id=row["id"],
                 guild_id=row["guild_id"],
                 channel_id=row["channel_id"],
-                ruleset_name=row["ruleset_name"],
+                ruleset_name=json.loads(row["ruleset"]).get("name"),
                 status=GameStatus(row["status"]),
                 created_at=required_time(row["created_at"]),
                 finished_at=from_db_time(row["finished_at"]),

@@ -3,7 +3,6 @@ come and go, and the deal that makes them final."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -37,9 +36,10 @@ class LobbyRows(GameRows):
         if status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
             raise ValueError("a new game is a lobby or a dealt game")
         try:
-            cursor = await self._conn.execute(
+            rows = await self._conn.execute_fetchall(
                 "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, status,"
-                " created_at, snapshot, turn_timer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, snapshot, turn_timer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -52,13 +52,11 @@ class LobbyRows(GameRows):
                     turn_timer,
                 ),
             )
-        except sqlite3.IntegrityError as error:
-            if "games.channel_id" in str(error):
+        except Exception as error:
+            if self._dialect.live_game_clash(error):
                 raise DuplicateLiveGame(channel_id) from None
             raise
-        game_id = cursor.lastrowid
-        await cursor.close()
-        assert game_id is not None
+        game_id = int(next(iter(rows))[0])
         await self._insert_seats(game_id, seats)
         record = await self.load_game(game_id)
         assert record is not None

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 import aiosqlite
 
@@ -35,7 +36,12 @@ class Migration:
 
 def bundled_migrations() -> tuple[Migration, ...]:
     """The migrations shipped in the package, checked to be numbered 1, 2, 3, … without gaps."""
-    folder = resources.files("bot.storage").joinpath("migrations")
+    return numbered(resources.files("bot.storage").joinpath("migrations"))
+
+
+def numbered(folder: Traversable) -> tuple[Migration, ...]:
+    """The ``NNNN_name.sql`` files of ``folder`` in order, checked to be numbered 1, 2, 3, …
+    without gaps (SQLite's and PostgreSQL's folders alike)."""
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _NAME.match(entry.name)

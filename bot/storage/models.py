@@ -163,8 +163,11 @@ def to_db_time(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
-def from_db_time(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text)
+def from_db_time(value: str | datetime | None) -> datetime | None:
+    """A stored time: ISO text from SQLite, a ``datetime`` already from PostgreSQL."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.rows import dump_json
+from bot.storage.rows import Connection, dump_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,16 +24,14 @@ class NamedQueries:
     """Parameters: owner id, name, JSON value."""
 
 
-async def read_named(
-    conn: aiosqlite.Connection, queries: NamedQueries, owner_id: int
-) -> dict[str, Any]:
+async def read_named(conn: Connection, queries: NamedQueries, owner_id: int) -> dict[str, Any]:
     """Every setting the owner changed, name to decoded value."""
     rows = await conn.execute_fetchall(queries.select, (owner_id,))
     return {str(row["name"]): json.loads(row["value"]) for row in rows}
 
 
 async def save_named(
-    conn: aiosqlite.Connection, queries: NamedQueries, owner_id: int, name: str, value: Any
+    conn: Connection, queries: NamedQueries, owner_id: int, name: str, value: Any
 ) -> None:
     """Store one setting's value (any JSON value); None takes the default back."""
     if not name:

@@ -46,7 +46,7 @@ class MessageRows(Rows):
             return found
         rows = await self._conn.execute_fetchall(
             "SELECT game_id, kind, player, channel_id, message_id FROM messages"
-            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, kind, player",
+            f" WHERE game_id IN ({self._dialect.ids}) ORDER BY game_id, kind, player",
             (dump_json(ids),),
         )
         for row in rows:

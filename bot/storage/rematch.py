@@ -38,8 +38,8 @@ class RematchRows(Rows):
     ) -> bool:
         """Queue a person for the game after ``game_id``; False when they already were."""
         cursor = await self._conn.execute(
-            "INSERT OR IGNORE INTO queue (game_id, user_id, display_name, queued_at)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO queue (game_id, user_id, display_name, queued_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, user_id, display_name, to_db_time(at)),
         )
         added = cursor.rowcount == 1
