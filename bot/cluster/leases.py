@@ -92,6 +92,8 @@ class LeaseKeeper:
         self.generations: dict[int, int] = {}
         """Held shard → the generation of its lease."""
         self._task: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._released = asyncio.Event()
         self._waiting_logged = False
 
     # --- Ownership --------------------------------------------------------------------------
@@ -114,21 +116,24 @@ class LeaseKeeper:
         all of them, then keep the leases in the background. Returns once at least one shard
         is held (the games of the shards held are the caller's to load)."""
         await leases.check_shard_count(self._pool, self._count)
+        self._listener = asyncio.create_task(self._listen(), name="lease-listener")
         while True:
+            started = self._clock()
             await self._round(tell=False)
             if self.held():
                 break
-            await asyncio.sleep(self.interval)
+            await self._pause(started)
         self._task = asyncio.create_task(self._keep(), name="lease-keeper")
 
     async def stop(self, *, release: bool = True) -> None:
         """Stop renewing; with ``release`` give every lease up, so a standby takes the shards
         at once. Without it the leases run out by themselves (what a crash looks like)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._listener):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._listener = None
         if release and self._until:
             shards = frozenset(self._until)
             self._until.clear()
@@ -150,7 +155,26 @@ class LeaseKeeper:
         while True:
             started = self._clock()
             await self._round(tell=True)
-            await asyncio.sleep(max(0.0, started + self.interval - self._clock()))
+            await self._pause(started)
+
+    async def _pause(self, started: float) -> None:
+        """Until the next round: a renewal interval after ``started``, or at once when
+        another process released leases (a standby takes them without waiting)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                self._released.wait(), max(0.0, started + self.interval - self._clock())
+            )
+        self._released.clear()
+
+    async def _listen(self) -> None:
+        """Hear releases for as long as the keeper runs; a lost connection is opened again
+        (rounds go on meanwhile: only the shortcut is missing)."""
+        while True:
+            try:
+                await leases.listen_for_releases(self._pool, self._released.set)
+            except (psycopg.Error, OSError) as error:
+                log.warning("not hearing lease releases for now: %s", error)
+            await asyncio.sleep(self.interval)
 
     async def _round(self, *, tell: bool) -> None:
         """One pass: renew, hand back, take; then stop acting for what could not be kept."""

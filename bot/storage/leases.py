@@ -8,7 +8,7 @@ triggers that read it are in ``pg_migrations/0003_shard_leases.sql``.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,6 +21,10 @@ from bot.storage.errors import StorageError
 
 LEASE_LOST_SQLSTATE = "RLEAS"
 """The SQLSTATE of the fencing triggers' refusal (:class:`~bot.storage.errors.LeaseLost`)."""
+
+RELEASED = "rummy_leases"
+"""The channel a release is announced on (LISTEN/NOTIFY): standbys take the shards at once
+instead of at their next round."""
 
 LOCK_WAIT = "2s"
 """How long taking a shard over waits for the writes in flight of its last holder."""
@@ -136,6 +140,19 @@ async def release(pool: Pool, shard_ids: Collection[int], owner: str) -> None:
             (sorted(shard_ids), owner),
         )
         await conn.execute("DELETE FROM shard_claims WHERE owner = %s", (owner,))
+        await conn.execute("SELECT pg_notify(%s, '')", (RELEASED,))
+
+
+async def listen_for_releases(pool: Pool, heard: Callable[[], None]) -> None:
+    """Call ``heard`` each time some process releases leases; runs until cancelled, on a
+    connection of its own (a listening connection cannot go back to the pool)."""
+    conninfo = pool.conninfo
+    if not isinstance(conninfo, str):
+        raise TypeError("the pool's connection string is needed to listen")
+    async with await AsyncConnection.connect(conninfo, autocommit=True) as conn:
+        await conn.execute(f"LISTEN {RELEASED}")
+        async for _ in conn.notifies():
+            heard()
 
 
 async def holders(pool: Pool) -> list[Lease]:
