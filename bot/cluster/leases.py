@@ -32,13 +32,11 @@ import psycopg
 import psycopg_pool
 
 from bot.cluster.shards import shard_of
+from bot.settings import DEFAULT_LEASE_SECONDS
 from bot.storage import leases
 from bot.storage.leases import Pool
 
 log = logging.getLogger(__name__)
-
-DEFAULT_LEASE_SECONDS = 15.0
-"""A lease's time to live: how long a dead process's shards wait for another process."""
 
 
 def process_identity() -> str:
