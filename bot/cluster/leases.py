@@ -28,13 +28,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-import psycopg
-import psycopg_pool
-
 from bot.cluster.shards import shard_of
 from bot.settings import DEFAULT_LEASE_SECONDS
-from bot.storage import leases
-from bot.storage.leases import Pool
+from bot.storage import StorageError
+from bot.storage.leases import Leases
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +56,7 @@ class LeaseKeeper:
 
     def __init__(
         self,
-        pool: Pool,
+        leases: Leases,
         *,
         owner: str,
         shard_count: int,
@@ -75,7 +72,7 @@ class LeaseKeeper:
             raise ValueError(f"shard ids {sorted(wanted)} are not within 0..{shard_count - 1}")
         if ttl <= 0:
             raise ValueError(f"a lease lives a positive number of seconds, not {ttl}")
-        self._pool = pool
+        self.leases = leases
         self.owner = owner
         self._count = shard_count
         self.wanted = wanted
@@ -113,7 +110,7 @@ class LeaseKeeper:
         """Take this process's shards, waiting as a standby as long as live processes hold
         all of them, then keep the leases in the background. Returns once at least one shard
         is held (the games of the shards held are the caller's to load)."""
-        await leases.check_shard_count(self._pool, self._count)
+        await self.leases.check_shard_count(self._count)
         self._listener = asyncio.create_task(self._listen(), name="lease-listener")
         while True:
             started = self._clock()
@@ -137,9 +134,9 @@ class LeaseKeeper:
             self._until.clear()
             try:
                 await asyncio.wait_for(
-                    leases.release(self._pool, shards, self.owner), timeout=self.interval
+                    self.leases.release(shards, self.owner), timeout=self.interval
                 )
-            except (TimeoutError, psycopg.Error, psycopg_pool.PoolTimeout, OSError) as error:
+            except (TimeoutError, StorageError) as error:
                 log.warning("leases of shards %s not released (%s)", sorted(shards), error)
                 return
             for shard in sorted(shards):
@@ -169,8 +166,8 @@ class LeaseKeeper:
         (rounds go on meanwhile: only the shortcut is missing)."""
         while True:
             try:
-                await leases.listen_for_releases(self._pool, self._released.set)
-            except (psycopg.Error, OSError) as error:
+                await self.leases.listen_for_releases(self._released.set)
+            except StorageError as error:
                 log.warning("not hearing lease releases for now: %s", error)
             await asyncio.sleep(self.interval)
 
@@ -180,7 +177,7 @@ class LeaseKeeper:
         lost: set[int] = set()
         try:
             await asyncio.wait_for(self._exchange(gained, lost), timeout=self.interval)
-        except (TimeoutError, psycopg.Error, psycopg_pool.PoolTimeout, OSError) as error:
+        except (TimeoutError, StorageError) as error:
             log.warning("the shard leases could not be renewed: %s", error or type(error).__name__)
         # Stop acting for a shard before the database can let another process take it.
         margin = self._clock() + self.interval
@@ -201,13 +198,13 @@ class LeaseKeeper:
     async def _exchange(self, gained: dict[int, int], lost: set[int]) -> None:
         """The database's part of a round; fills ``gained`` and ``lost`` as it goes, so a
         round cut short by its timeout still counts what it did."""
-        rows = await leases.holders(self._pool)
-        claimed = await leases.claims(self._pool, self.ttl)
+        rows = await self.leases.holders()
+        claimed = await self.leases.claims(self.ttl)
         live = {lease.shard_id: lease.owner for lease in rows if lease.live}
         # A lease taken in a round cut short by its timeout is still ours: keep it too.
         mine = self._until.keys() | {s for s, owner in live.items() if owner == self.owner}
         sent = self._clock()
-        kept = await leases.renew(self._pool, mine, self.owner, self.ttl)
+        kept = await self.leases.renew(mine, self.owner, self.ttl)
         for shard in self._until.keys() - kept.keys():  # the database says it is not ours
             del self._until[shard]
             lost.add(shard)
@@ -219,7 +216,7 @@ class LeaseKeeper:
             if s not in self.wanted and claimed.get(s, self.owner) != self.owner
         }
         if handed:
-            await leases.release(self._pool, handed, self.owner)
+            await self.leases.release(handed, self.owner)
             for shard in handed:
                 del self._until[shard]
             lost |= handed
@@ -227,12 +224,12 @@ class LeaseKeeper:
         free = {s for s in self.wanted | dead if claimed.get(s, self.owner) == self.owner}
         candidates = free - self._until.keys() - handed - live.keys()
         sent = self._clock()
-        taken = await leases.acquire(self._pool, candidates, self._count, self.owner, self.ttl)
+        taken = await self.leases.acquire(candidates, self._count, self.owner, self.ttl)
         self._hold(taken, sent)
         gained.update(taken)
         waiting = self.wanted - self._until.keys()
         if waiting:
-            await leases.claim(self._pool, waiting, self.owner)
+            await self.leases.claim(waiting, self.owner)
             if not self._waiting_logged:
                 self._waiting_logged = True
                 log.info(

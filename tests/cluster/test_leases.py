@@ -14,7 +14,7 @@ import pytest
 from bot.cluster.leases import LeaseKeeper
 from bot.seats import NewSeat, assign_seats
 from bot.storage import GameStatus, LeaseLost, PostgresStore, Store
-from bot.storage.leases import holders, owner_url
+from bot.storage.leases import Leases, owner_url
 from tests.waiting import eventually
 
 TTL = 1.0
@@ -47,13 +47,15 @@ async def process(
 ) -> AsyncIterator[tuple[PostgresStore, LeaseKeeper]]:
     """One bot process's storage and keeper (not started), with identity ``name``."""
     store = await PostgresStore.open(owner_url(pg_url, name))
+    leases = await Leases.open(pg_url)
     keeper = LeaseKeeper(
-        store.pool, owner=name, shard_count=SHARDS, shard_ids=shard_ids, ttl=ttl, events=changes
+        leases, owner=name, shard_count=SHARDS, shard_ids=shard_ids, ttl=ttl, events=changes
     )
     try:
         yield store, keeper
     finally:
         await keeper.stop()
+        await leases.close()
         await store.close()
 
 
@@ -105,8 +107,8 @@ async def test_the_survivor_takes_a_dead_process_shard_over_and_its_writes_are_r
                 await repo.start_game(game, 5, "{}")
         async with store_b.unit() as repo:
             assert await repo.load_game(game) == before
-        leases = {lease.shard_id: lease for lease in await holders(store_b.pool)}
-        assert (leases[0].owner, leases[0].generation, leases[0].live) == ("b", 2, True)
+        rows = {lease.shard_id: lease for lease in await b.leases.holders()}
+        assert (rows[0].owner, rows[0].generation, rows[0].live) == ("b", 2, True)
 
 
 async def test_a_standby_waits_then_takes_over_at_once_when_the_holder_stops(
