@@ -37,6 +37,8 @@ DEFAULT_SERVER_GRACE_DAYS = 7
 MAX_SERVER_GRACE_DAYS = 365
 DEFAULT_LOBBY_IDLE_MINUTES = 30
 MAX_LOBBY_IDLE_MINUTES = 10080
+DEFAULT_LEASE_SECONDS = 15
+MAX_LEASE_SECONDS = 600
 
 
 def default_hard_workers() -> int:
@@ -171,6 +173,10 @@ class Settings:
     lobby_idle_minutes: int = DEFAULT_LOBBY_IDLE_MINUTES
     """Minutes a lobby may go without a join, a leave or an added computer before it closes
     itself (``LOBBY_IDLE_MINUTES``, 1 to a week), so an abandoned table frees its channel."""
+    lease_seconds: int = DEFAULT_LEASE_SECONDS
+    """On PostgreSQL, seconds a process's shard leases live without renewal
+    (``LEASE_SECONDS``, 1 to 600): how soon another process takes a dead one's games over.
+    Renewed every third of it; shorter means faster takeovers and more renewals."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -201,6 +207,14 @@ class Settings:
             members_intent=_switch("MEMBERS_INTENT", values.get("MEMBERS_INTENT", "")),
             server_grace_days=_grace_days(values.get("SERVER_DATA_GRACE_DAYS", "")),
             lobby_idle_minutes=_lobby_idle(values.get("LOBBY_IDLE_MINUTES", "")),
+            lease_seconds=_bounded(
+                "LEASE_SECONDS",
+                values.get("LEASE_SECONDS", ""),
+                DEFAULT_LEASE_SECONDS,
+                1,
+                MAX_LEASE_SECONDS,
+                "seconds",
+            ),
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),

@@ -12,7 +12,13 @@ from pathlib import Path
 
 from bot.storage.backup import copy_database
 from bot.storage.database import Database
-from bot.storage.errors import DuplicateLiveGame, GameChanged, StorageError, StorageFailure
+from bot.storage.errors import (
+    DuplicateLiveGame,
+    GameChanged,
+    LeaseLost,
+    StorageError,
+    StorageFailure,
+)
 from bot.storage.migrations import MigrationError
 from bot.storage.models import (
     DELETED_NAME,
@@ -49,6 +55,7 @@ __all__ = [
     "GameSummary",
     "HistorySeat",
     "LeagueEntry",
+    "LeaseLost",
     "MessageRef",
     "MigrationError",
     "PostgresStore",

@@ -31,3 +31,10 @@ class GameChanged(StorageError):
 class StorageFailure(StorageError):
     """The database itself failed (a full disk, a corrupt file, a broken constraint): the
     unit of work was rolled back. ``__cause__`` holds the driver's own error for the log."""
+
+
+class LeaseLost(StorageError):
+    """PostgreSQL refused a game write: this process no longer holds the lease of the shard
+    the game's server belongs to (it could not renew it in time, and another process may
+    have taken the shard over). Nothing of the unit was written; the game is the new
+    holder's now."""

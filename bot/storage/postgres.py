@@ -25,7 +25,8 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import AsyncConnectionPool
 
-from bot.storage.errors import StorageError, StorageFailure
+from bot.storage.errors import LeaseLost, StorageError, StorageFailure
+from bot.storage.leases import LEASE_LOST_SQLSTATE
 from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import pg_migrate
@@ -124,13 +125,16 @@ class PostgresStore:
     async def unit(self) -> AsyncIterator[PostgresRepository]:
         """A unit of work: the repository, inside one transaction. The driver's failures
         leave as :class:`StorageFailure`; :class:`DuplicateLiveGame` and
-        :class:`GameChanged` as on SQLite."""
+        :class:`GameChanged` as on SQLite; a game write the fencing refused (this process no
+        longer holds the shard) as :class:`LeaseLost`."""
         try:
             async with self.transaction() as conn:
                 yield PostgresRepository(conn)
         except StorageError:
             raise
         except psycopg.Error as error:
+            if error.sqlstate == LEASE_LOST_SQLSTATE:
+                raise LeaseLost(error.diag.message_primary or str(error)) from error
             raise StorageFailure(f"{type(error).__name__}: {error}") from error
 
     async def purge(self) -> None:

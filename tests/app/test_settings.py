@@ -160,6 +160,19 @@ def test_a_bad_lobby_idle_time_is_refused_by_name(text: str) -> None:
         Settings.from_env(env, env_files=())
 
 
+def test_the_lease_time_is_read_in_seconds() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": TOKEN}, env_files=()).lease_seconds == 15
+    env = {"DISCORD_TOKEN": TOKEN, "LEASE_SECONDS": "4"}
+    assert Settings.from_env(env, env_files=()).lease_seconds == 4
+
+
+@pytest.mark.parametrize("text", ["0", "601", "1.5"])
+def test_a_bad_lease_time_is_refused_by_name(text: str) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "LEASE_SECONDS": text}
+    with pytest.raises(SettingsError, match="LEASE_SECONDS must be a whole number"):
+        Settings.from_env(env, env_files=())
+
+
 async def test_the_launcher_gives_the_lobbies_their_idle_time(tmp_path: Path) -> None:
     sessions = await open_sessions(tmp_path / "rummy.sqlite3", 1, 7)
     try:

@@ -1,0 +1,133 @@
+"""Shard leases on a real PostgreSQL: a dead process's shards are taken over within the
+lease's time to live, its late writes are refused and change nothing, its games resume on
+the new owner, and a standby takes over at once when the holder stops cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.cluster.leases import LeaseKeeper
+from bot.seats import NewSeat, assign_seats
+from bot.storage import GameStatus, LeaseLost, PostgresStore, Store
+from bot.storage.leases import Leases, owner_url
+from tests.waiting import eventually
+
+TTL = 1.0
+SHARDS = 2
+GUILD_0 = 0 << 22 | 17  # on shard 0 of 2
+GUILD_1 = 1 << 22 | 17  # on shard 1 of 2
+
+
+class Changes:
+    """What a keeper told: every gain and loss, in order."""
+
+    def __init__(self) -> None:
+        self.gained: list[frozenset[int]] = []
+        self.lost: list[frozenset[int]] = []
+
+    async def shards_gained(self, shards: frozenset[int]) -> None:
+        self.gained.append(shards)
+
+    async def shards_lost(self, shards: frozenset[int]) -> None:
+        self.lost.append(shards)
+
+
+@contextlib.asynccontextmanager
+async def process(
+    pg_url: str,
+    name: str,
+    shard_ids: frozenset[int] | None,
+    changes: Changes | None = None,
+    ttl: float = TTL,
+) -> AsyncIterator[tuple[PostgresStore, LeaseKeeper]]:
+    """One bot process's storage and keeper (not started), with identity ``name``."""
+    store = await PostgresStore.open(owner_url(pg_url, name))
+    leases = await Leases.open(pg_url)
+    keeper = LeaseKeeper(
+        leases, owner=name, shard_count=SHARDS, shard_ids=shard_ids, ttl=ttl, events=changes
+    )
+    try:
+        yield store, keeper
+    finally:
+        await keeper.stop()
+        await leases.close()
+        await store.close()
+
+
+async def _lobby(store: Store, guild: int, channel: int) -> int:
+    async with store.unit() as repo:
+        record = await repo.create_game(
+            guild_id=guild,
+            channel_id=channel,
+            host_id=1,
+            ruleset={},
+            seed=1,
+            seats=assign_seats([NewSeat.human(1, "Ann")]),
+            snapshot=None,
+            at=datetime.now(UTC),
+            status=GameStatus.LOBBY,
+        )
+    return record.id
+
+
+async def test_the_survivor_takes_a_dead_process_shard_over_and_its_writes_are_refused(
+    pg_url: str,
+) -> None:
+    told = Changes()
+    async with (
+        process(pg_url, "a", frozenset({0})) as (store_a, a),
+        process(pg_url, "b", frozenset({1}), told) as (store_b, b),
+    ):
+        await a.start()
+        await b.start()
+        assert (a.held(), b.held()) == (frozenset({0}), frozenset({1}))
+        assert a.owns_guild(GUILD_0)
+        assert not a.owns_guild(GUILD_1)
+        game = await _lobby(store_a, GUILD_0, 10)
+        with pytest.raises(LeaseLost):  # not a's shard
+            await _lobby(store_a, GUILD_1, 11)
+        async with store_a.unit() as repo:
+            before = await repo.load_game(game)
+
+        await a.stop(release=False)  # a dies: no more renewals, nothing released
+        loop = asyncio.get_running_loop()
+        died = loop.time()
+        await eventually(lambda: 0 in b.held(), timeout=10)
+        assert loop.time() - died < TTL + b.interval + 0.5
+        assert b.generations[0] == 2
+        assert told.gained == [frozenset({0})]
+
+        with pytest.raises(LeaseLost):
+            async with store_a.unit() as repo:
+                await repo.start_game(game, 5, "{}")
+        async with store_b.unit() as repo:
+            assert await repo.load_game(game) == before
+        rows = {lease.shard_id: lease for lease in await b.leases.holders()}
+        assert (rows[0].owner, rows[0].generation, rows[0].live) == ("b", 2, True)
+
+
+async def test_a_standby_waits_then_takes_over_at_once_when_the_holder_stops(
+    pg_url: str,
+) -> None:
+    ttl = 3.0  # renewals a second apart: "at once" is well under that
+    async with (
+        process(pg_url, "a", None, ttl=ttl) as (_, a),
+        process(pg_url, "b", None, ttl=ttl) as (_, b),
+    ):
+        await a.start()
+        standby = asyncio.create_task(b.start())
+        await asyncio.sleep(1.2)
+        assert not standby.done()  # a is alive: b waits
+        assert b.held() == frozenset()
+        loop = asyncio.get_running_loop()
+        stopped = loop.time()
+        await a.stop()
+        await asyncio.wait_for(standby, timeout=10)
+        assert loop.time() - stopped < b.interval / 2
+        assert b.held() == {0, 1}
+        assert b.generations == {0: 2, 1: 2}
