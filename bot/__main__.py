@@ -34,7 +34,6 @@ import discord
 import yarl
 
 from bot.app import RummyBot
-from bot.cluster import StaticOwnership
 from bot.cluster.forwarding import forwarding_for
 from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
@@ -266,10 +265,7 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
             )
             # On PostgreSQL, clicks on another process's games are handed to it.
             bot.forwarder = forwarding_for(
-                bot.intake,
-                sessions.store,
-                StaticOwnership(),
-                lambda g: sessions.by_game(g) is not None,
+                bot.intake, sessions.store, sessions.ownership, sessions.by_game
             )
             try:
                 await probe()

@@ -156,15 +156,20 @@ class Forwarder:
             listener = self._listener = self.clicks.listener()
             try:
                 await listener.connect()
-                await listener.follow(self.ownership.held())
-                self.listening.set()
-                failures = 0
-                for interaction_id in await self.clicks.waiting(self.ownership.held()):
-                    await self._take(interaction_id)
+                followed: frozenset[int] = frozenset()
                 while True:
+                    held = self.ownership.held()
+                    await listener.follow(held)
+                    if held - followed:
+                        # Clicks that came while nobody listened (a reconnect, a takeover)
+                        # are still answered if young enough.
+                        for interaction_id in await self.clicks.waiting(held - followed):
+                            await self._take(interaction_id)
+                    followed = held
+                    self.listening.set()
+                    failures = 0
                     async for interaction_id in listener.ids(FOLLOW_EVERY):
                         await self._take(interaction_id)
-                    await listener.follow(self.ownership.held())
                     if time.monotonic() - last_prune > PRUNE_AFTER / 2:
                         last_prune = time.monotonic()
                         await self.clicks.prune(PRUNE_AFTER)
@@ -211,14 +216,18 @@ class Forwarder:
 
 
 def forwarding_for(
-    intake: Intake, store: object, ownership: Ownership, is_local: Callable[[int], bool]
+    intake: Intake, store: object, ownership: Ownership, live: Callable[[int], object | None]
 ) -> Forwarder | None:
     """The forwarder of a process on PostgreSQL (shared by several processes); None on
-    SQLite, where one process holds every game."""
+    SQLite, where one process holds every game. ``live`` finds a game in this process's
+    memory (the session manager's ``by_game``)."""
     if not isinstance(store, PostgresStore):
         return None
     forwarder = Forwarder(
-        intake, ForwardedClicks(store.pool, store.url), ownership, is_local=is_local
+        intake,
+        ForwardedClicks(store.pool, store.url),
+        ownership,
+        is_local=lambda game_id: live(game_id) is not None,
     )
     intake.router = forwarder
     return forwarder

@@ -15,7 +15,8 @@ async def test_a_hand_click_delivered_twice_is_applied_once(bots: Bots) -> None:
         await deal(table)
         session = table.session()
         view = session.view(None)
-        assert session.status is SessionStatus.ACTIVE and view.current is not None
+        assert session.status is SessionStatus.ACTIVE
+        assert view.current is not None
         user = next(u for u in table.players if str(u.id) == view.current)
         await eventually(dm_has(table, user, "rummy:do:draw:", f":{view.turn}"))
         dm = table.hand_dm(user)
