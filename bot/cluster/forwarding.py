@@ -196,7 +196,11 @@ class Forwarder:
         if payload is None:
             return  # taken already (by its receiver, giving up, or another holder)
         self.applied += 1
-        self.intake.forwarded(payload)
+        try:
+            self.intake.forwarded(payload)
+        except Exception:
+            # A payload this library cannot read: it is logged, and listening goes on.
+            log.exception("forwarded click %s could not be dispatched", interaction_id)
 
     # --- both -----------------------------------------------------------------------------
 

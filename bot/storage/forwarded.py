@@ -22,6 +22,10 @@ LIVE_STATUSES = ("lobby", "active")
 """A game in one of these is kept in its owner's memory; the others are over."""
 
 
+LISTENER_NAME = "rummy-forwarded-clicks"
+"""The listening connection's ``application_name`` (seen in ``pg_stat_activity``)."""
+
+
 def channel_of(shard: int) -> str:
     """The NOTIFY channel the owner of ``shard`` listens on."""
     return f"rummy_shard_{shard}"
@@ -117,7 +121,9 @@ class ShardListener:
 
     async def connect(self) -> None:
         await self.close()
-        self._conn = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
+        self._conn = await psycopg.AsyncConnection.connect(
+            self._url, autocommit=True, application_name=LISTENER_NAME
+        )
         self._channels = set()
 
     async def follow(self, shards: Collection[int]) -> None:
