@@ -31,6 +31,7 @@ AnyStore = Database | PostgresStore
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: a test about SQLite itself")
+    config.addinivalue_line("markers", "postgres_only: a test about PostgreSQL itself")
     if os.environ.get("CI") == "true" and server_url() is None:
         raise pytest.UsageError(f"CI never skips the PostgreSQL part: {SKIPPED}")
 
@@ -38,12 +39,25 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend" not in metafunc.fixturenames:
         return
+    if metafunc.definition.get_closest_marker("postgres_only"):
+        metafunc.parametrize("backend", ["postgresql"])
+        return
     backends = ["sqlite"]
     path = Path(metafunc.definition.path).as_posix()
     both = any(f"/{part}" in path for part in BOTH)
     if server_url() and both and not metafunc.definition.get_closest_marker("sqlite_only"):
         backends.append("postgresql")
     metafunc.parametrize("backend", backends)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without a PostgreSQL server its own tests are not collected at all (never skipped)."""
+    if server_url() is not None:
+        return
+    dropped = [item for item in items if item.get_closest_marker("postgres_only")]
+    if dropped:
+        items[:] = [item for item in items if not item.get_closest_marker("postgres_only")]
+        config.hook.pytest_deselected(items=dropped)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
