@@ -1,4 +1,4 @@
-"""The SQLite repository: one class, assembled from the part of each subject.
+"""The repository: one class, assembled from the part of each subject, for both back ends.
 
 Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
 :mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`,
@@ -21,6 +21,7 @@ class SqliteRepository(
     LobbyRows, PersonalDataRows, MessageRows, SettingRows, ServerSettingRows, RematchRows
 ):
     """:class:`~bot.storage.repository.Repository` on one SQLite connection inside an open
-    transaction."""
+    transaction, or on PostgreSQL's adapter (:class:`~bot.storage.pg_connection.PgConnection`,
+    whose dialect the parts read where the two back ends differ)."""
 
     __slots__ = ()
