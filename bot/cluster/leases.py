@@ -80,7 +80,8 @@ class LeaseKeeper:
         self.ttl = ttl
         self.interval = ttl / 3
         """Seconds between two renewals."""
-        self._events = events
+        self.events = events
+        """Told of every change of the shards held, once the keeper runs (:meth:`start`)."""
         self._clock = clock
         self._until: dict[int, float] = {}
         """Held shard → when this process stops acting for it, by its monotonic clock."""
@@ -189,11 +190,11 @@ class LeaseKeeper:
             )
         for shard, generation in sorted(gained.items()):
             log.info("lease of shard %d gained (generation %d)", shard, generation)
-        if tell and self._events is not None:
+        if tell and self.events is not None:
             if lost:
-                await self._tell(self._events.shards_lost, frozenset(lost))
+                await self._tell(self.events.shards_lost, frozenset(lost))
             if gained:
-                await self._tell(self._events.shards_gained, frozenset(gained))
+                await self._tell(self.events.shards_gained, frozenset(gained))
 
     async def _exchange(self, gained: dict[int, int], lost: set[int]) -> None:
         """The database's part of a round; fills ``gained`` and ``lost`` as it goes, so a
