@@ -80,7 +80,8 @@ class LeaseKeeper:
         self.ttl = ttl
         self.interval = ttl / 3
         """Seconds between two renewals."""
-        self._events = events
+        self.events = events
+        """Told of every change of the shards held, once the keeper runs (:meth:`start`)."""
         self._clock = clock
         self._until: dict[int, float] = {}
         """Held shard → when this process stops acting for it, by its monotonic clock."""
@@ -89,6 +90,9 @@ class LeaseKeeper:
         self._task: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._released = asyncio.Event()
+        self._next_expiry = float("inf")
+        """When the first of the other processes' leases runs out, by this clock: the next
+        round comes then if that is sooner, so a dead process's shards are taken at once."""
         self._waiting_logged = False
 
     # --- Ownership --------------------------------------------------------------------------
@@ -156,9 +160,8 @@ class LeaseKeeper:
         """Until the next round: a renewal interval after ``started``, or at once when
         another process released leases (a standby takes them without waiting)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(
-                self._released.wait(), max(0.0, started + self.interval - self._clock())
-            )
+            until = min(started + self.interval, self._next_expiry)
+            await asyncio.wait_for(self._released.wait(), max(0.0, until - self._clock()))
         self._released.clear()
 
     async def _listen(self) -> None:
@@ -189,16 +192,21 @@ class LeaseKeeper:
             )
         for shard, generation in sorted(gained.items()):
             log.info("lease of shard %d gained (generation %d)", shard, generation)
-        if tell and self._events is not None:
+        if tell and self.events is not None:
             if lost:
-                await self._tell(self._events.shards_lost, frozenset(lost))
+                await self._tell(self.events.shards_lost, frozenset(lost))
             if gained:
-                await self._tell(self._events.shards_gained, frozenset(gained))
+                await self._tell(self.events.shards_gained, frozenset(gained))
 
     async def _exchange(self, gained: dict[int, int], lost: set[int]) -> None:
         """The database's part of a round; fills ``gained`` and ``lost`` as it goes, so a
         round cut short by its timeout still counts what it did."""
+        read = self._clock()
         rows = await self.leases.holders()
+        self._next_expiry = min(
+            (read + r.remaining for r in rows if r.live and r.owner != self.owner),
+            default=float("inf"),
+        )
         claimed = await self.leases.claims(self.ttl)
         live = {lease.shard_id: lease.owner for lease in rows if lease.live}
         # A lease taken in a round cut short by its timeout is still ours: keep it too.

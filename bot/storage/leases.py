@@ -46,6 +46,8 @@ class Lease:
     expires_at: datetime
     live: bool
     """Whether the lease had not expired when it was read."""
+    remaining: float
+    """Seconds from the read to its expiry, by the database's clock (negative: expired)."""
 
 
 def owner_url(url: str, owner: str) -> str:
@@ -189,7 +191,9 @@ class Leases:
         async with self._connection() as conn:
             cursor = await conn.execute(
                 "SELECT shard_id, shard_count, owner, generation, expires_at,"
-                " expires_at > clock_timestamp() FROM shard_leases ORDER BY shard_id"
+                " expires_at > clock_timestamp(),"
+                " extract(epoch FROM expires_at - clock_timestamp())::float8"
+                " FROM shard_leases ORDER BY shard_id"
             )
             return [Lease(*row) for row in await cursor.fetchall()]
 
