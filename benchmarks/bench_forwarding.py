@@ -22,13 +22,11 @@ import argparse
 import asyncio
 import contextlib
 import os
-import secrets
 import statistics
 import sys
 import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
@@ -37,8 +35,6 @@ with warnings.catch_warnings():
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import psycopg  # noqa: E402
-
 from bot.__main__ import EXTENSIONS  # noqa: E402
 from bot.app import RummyBot  # noqa: E402
 from bot.cluster.forwarding import Forwarder, forwarding_for  # noqa: E402
@@ -46,24 +42,12 @@ from bot.cluster.leases import LeaseKeeper  # noqa: E402
 from bot.sessions import SessionManager  # noqa: E402
 from bot.storage import PostgresStore  # noqa: E402
 from bot.storage.leases import Leases, owner_url  # noqa: E402
+from bot.storage.scratch import scratch_database  # noqa: E402
 from tests.discord.fake import FakeDiscord, User, patch_discord  # noqa: E402
 from tests.discord.helpers import Table, deal  # noqa: E402
 from tests.waiting import eventually  # noqa: E402
 
 SHARDS = 2
-
-
-@contextlib.asynccontextmanager
-async def database(base: str) -> AsyncIterator[str]:
-    parts = urlsplit(base)
-    name = f"{parts.path.strip('/') or 'rummy'}_bench_fwd_{secrets.token_hex(4)}"
-    async with await psycopg.AsyncConnection.connect(base, autocommit=True) as conn:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        async with await psycopg.AsyncConnection.connect(base, autocommit=True) as conn:
-            await conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 @contextlib.asynccontextmanager
@@ -119,7 +103,7 @@ async def main(args: argparse.Namespace) -> None:
     if not base:
         print("bench_forwarding: no PostgreSQL (pass --postgres URL or set RUMMY_TEST_POSTGRES)")
         return
-    async with database(base) as url, FakeDiscord(shards=SHARDS) as fake:
+    async with scratch_database(base, "bench_fwd") as url, FakeDiscord(shards=SHARDS) as fake:
         with patch_discord(fake):
             local_guild = fake.add_guild("Local", shard=0)
             remote_guild = fake.add_guild("Remote", shard=1)

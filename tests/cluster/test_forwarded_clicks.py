@@ -20,6 +20,7 @@ from bot.storage import PostgresStore
 from bot.storage.forwarded import LISTENER_NAME, ForwardedClicks, channel_of
 from tests.waiting import eventually
 
+pytestmark = pytest.mark.postgres_only
 _counter = itertools.count(1)
 
 

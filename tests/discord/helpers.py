@@ -255,6 +255,11 @@ def dm_has(table: Table, user: User, prefix: str, suffix: str = "") -> Callable[
     return check
 
 
+def answered(fake: FakeDiscord, ix: Any) -> bool:
+    """Whether the bot has edited the message a click was on (a move's full answer)."""
+    return any(r.interaction_id == ix.id and r.method == "PATCH" and r.done for r in fake.requests)
+
+
 def dm_exists(table: Table, user: User) -> Callable[[], bool]:
     return lambda: table.hand_dm(user) is not None
 

@@ -24,13 +24,13 @@ from bot.cluster.leases import LeaseKeeper
 from bot.sessions import SessionManager, SessionStatus
 from bot.storage import PostgresStore
 from bot.storage.leases import Leases, owner_url
-from tests.cluster.conftest import pg_url
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord, Interaction, User
-from tests.discord.helpers import Table, cog_problems, deal, dm_has
+from tests.discord.helpers import Table, answered, cog_problems, deal, dm_has
 from tests.waiting import eventually
 
-__all__ = ["cog_problems", "pg_url"]
+__all__ = ["cog_problems"]
+pytestmark = pytest.mark.postgres_only
 
 SHARDS = 2
 TTL = 3.0
@@ -97,13 +97,6 @@ class Cluster:
 @pytest.fixture
 def cluster(fake: FakeDiscord, bot_factory: BotFactory, pg_url: str) -> Cluster:
     return Cluster(fake, bot_factory, pg_url)
-
-
-def answered(fake: FakeDiscord, click: Interaction) -> bool:
-    """Whether the bot has edited the hand the click was on (the move's full answer)."""
-    return any(
-        r.interaction_id == click.id and r.method == "PATCH" and r.done for r in fake.requests
-    )
 
 
 async def dm_draw(table: Table) -> tuple[User, Interaction]:

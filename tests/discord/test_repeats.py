@@ -4,7 +4,7 @@ applied once and answered once: the repeat is dropped before discord.py dispatch
 from __future__ import annotations
 
 from bot.sessions import SessionStatus
-from tests.discord.helpers import Bots, bots, cog_problems, deal, dm_has
+from tests.discord.helpers import Bots, answered, bots, cog_problems, deal, dm_has
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -28,7 +28,7 @@ async def test_a_hand_click_delivered_twice_is_applied_once(bots: Bots) -> None:
         assert (await click.response()).deferred
         await table.fake.redeliver(click)
         await eventually(lambda: table.bot.intake.repeats == 1)
-        await eventually(lambda: not any(m.loading for m in click.messages))
+        await eventually(lambda: answered(table.fake, click))
 
         assert session.seq == before + 1
         assert len(session.view(view.current).hand) == hand + 1
