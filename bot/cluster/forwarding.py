@@ -168,8 +168,11 @@ class Forwarder:
                     followed = held
                     self.listening.set()
                     failures = 0
-                    async for interaction_id in listener.ids(FOLLOW_EVERY):
-                        await self._take(interaction_id)
+                    # Closed at once even when a claim fails: the generator holds the
+                    # connection's lock while it is open.
+                    async with contextlib.aclosing(listener.ids(FOLLOW_EVERY)) as ids:
+                        async for interaction_id in ids:
+                            await self._take(interaction_id)
                     if time.monotonic() - last_prune > PRUNE_AFTER / 2:
                         last_prune = time.monotonic()
                         await self.clicks.prune(PRUNE_AFTER)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncGenerator, Collection
 from typing import Any
 
 import psycopg
@@ -136,7 +136,7 @@ class ShardListener:
             await conn.execute(f'UNLISTEN "{channel_of(int(shard))}"')
         self._channels = wanted
 
-    async def ids(self, timeout: float) -> AsyncIterator[int]:
+    async def ids(self, timeout: float) -> AsyncGenerator[int]:
         """The interaction ids notified within ``timeout`` seconds."""
         conn = self._connected()
         async for note in conn.notifies(timeout=timeout):
