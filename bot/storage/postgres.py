@@ -74,7 +74,7 @@ class PostgresStore:
             kwargs={"autocommit": True},
             configure=_utc,
             open=False,
-            name="rummy",
+            name="store",
         )
         await pool.open(wait=True)
         return cls(pool, url)
