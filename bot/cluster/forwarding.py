@@ -107,13 +107,19 @@ class Forwarder:
         interaction_id = int(payload["id"])
         stored = False
         try:
-            guild_id = await self.clicks.live_game_guild(game_id)
-            shard = None if guild_id is None else shard_of(guild_id, self.ownership.shard_count)
-            if shard is None or shard in self.ownership.held() or self.is_local(game_id):
+            count = self.ownership.shard_count
+            place = await self.clicks.place_of(game_id, count)
+            shard = None if place is None else shard_of(place.guild_id, count)
+            if (
+                place is None
+                or shard is None
+                or shard in self.ownership.held()
+                or self.is_local(game_id)
+            ):
                 # Over, unknown, or ours after all: answered here as any click is.
                 self.intake.dispatch(payload)
                 return
-            if await self.clicks.live_holder(shard) is None:
+            if place.holder is None:
                 log.warning(
                     "click %s: game %s's shard %s has no live owner", interaction_id, game_id, shard
                 )

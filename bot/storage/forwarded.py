@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncGenerator, Collection
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -24,6 +25,13 @@ LIVE_STATUSES = ("lobby", "active")
 
 LISTENER_NAME = "rummy-forwarded-clicks"
 """The listening connection's ``application_name`` (seen in ``pg_stat_activity``)."""
+
+
+@dataclass(frozen=True)
+class GamePlace:
+    guild_id: int
+    holder: str | None
+    """The live lease holder of the server's shard; None when nobody holds it now."""
 
 
 def channel_of(shard: int) -> str:
@@ -39,40 +47,37 @@ class ForwardedClicks:
         self.pool = pool
         self.url = url
 
-    async def live_game_guild(self, game_id: int) -> int | None:
-        """The server of game ``game_id`` while it is in a lobby or running, else None."""
+    async def place_of(self, game_id: int, shard_count: int) -> GamePlace | None:
+        """Where game ``game_id`` is played, while it is in a lobby or running (None once it
+        is over, or for no such game): its server, and the process holding the lease of that
+        server's shard now (None when the lease has run out). One query: a click waits on it.
+        The shard is Discord's ``(guild_id >> 22) % shard_count``, as the fencing reads it."""
         async with self.pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT guild_id FROM games WHERE id = %s AND status = ANY(%s)",
-                (game_id, list(LIVE_STATUSES)),
+                "SELECT g.guild_id, l.owner FROM games AS g"
+                " LEFT JOIN shard_leases AS l"
+                " ON l.shard_id = (g.guild_id >> 22) %% %s AND l.expires_at > now()"
+                " WHERE g.id = %s AND g.status = ANY(%s)",
+                (shard_count, game_id, list(LIVE_STATUSES)),
             )
             row = await cur.fetchone()
-        return None if row is None else int(row[0])
-
-    async def live_holder(self, shard: int) -> str | None:
-        """The process holding ``shard``'s lease now, or None when its lease has run out."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(
-                "SELECT owner FROM shard_leases WHERE shard_id = %s AND expires_at > now()",
-                (shard,),
-            )
-            row = await cur.fetchone()
-        return None if row is None else str(row[0])
+        if row is None:
+            return None
+        return GamePlace(int(row[0]), None if row[1] is None else str(row[1]))
 
     async def forward(self, interaction_id: int, shard: int, payload: dict[str, Any]) -> bool:
-        """Store the click for ``shard``'s owner and wake it; False when this interaction was
-        forwarded before (the key refuses it: a repeat is never handed on twice). The NOTIFY
-        is sent at commit, so the owner never looks before the row is there."""
-        async with self.pool.connection() as conn, conn.transaction():
+        """Store the click for ``shard``'s owner and wake it, in one statement (its own
+        transaction: the NOTIFY goes out at its commit, so the owner never looks before the
+        row is there); False when this interaction was forwarded before (the key refuses it:
+        a repeat is never handed on twice)."""
+        async with self.pool.connection() as conn:
             cur = await conn.execute(
-                "INSERT INTO forwarded_clicks (interaction_id, shard, payload)"
-                " VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (interaction_id, shard, json.dumps(payload)),
+                "WITH stored AS (INSERT INTO forwarded_clicks (interaction_id, shard, payload)"
+                " VALUES (%s, %s, %s) ON CONFLICT DO NOTHING RETURNING interaction_id)"
+                " SELECT pg_notify(%s, CAST(interaction_id AS text)) FROM stored",
+                (interaction_id, shard, json.dumps(payload), channel_of(shard)),
             )
-            if cur.rowcount != 1:
-                return False
-            await conn.execute("SELECT pg_notify(%s, %s)", (channel_of(shard), str(interaction_id)))
-        return True
+            return len(await cur.fetchall()) == 1
 
     async def claim(self, interaction_id: int) -> dict[str, Any] | None:
         """Take the click out of the table: its payload for the one caller that got it."""

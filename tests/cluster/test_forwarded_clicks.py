@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -16,8 +17,9 @@ import pytest
 from bot.cluster import StaticOwnership
 from bot.cluster.forwarding import OWNER_CUTOFF, Forwarder
 from bot.cluster.intake import Intake
-from bot.storage import PostgresStore
-from bot.storage.forwarded import LISTENER_NAME, ForwardedClicks, channel_of
+from bot.seats import NewSeat, assign_seats
+from bot.storage import GameStatus, PostgresStore
+from bot.storage.forwarded import LISTENER_NAME, ForwardedClicks, GamePlace, channel_of
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.postgres_only
@@ -94,6 +96,40 @@ async def test_one_interaction_is_handed_on_once_and_taken_once(
         assert await clicks.claim(first) is None
     finally:
         await listener.close()
+
+
+async def test_a_games_place_is_its_server_and_its_shards_live_holder(
+    clicks: ForwardedClicks, store: PostgresStore
+) -> None:
+    guild = 1 << 22 | 5  # on shard 1 of 2
+    async with store.unit() as repo:
+        record = await repo.create_game(
+            guild_id=guild,
+            channel_id=3,
+            host_id=1,
+            ruleset={},
+            seed=1,
+            seats=assign_seats([NewSeat.human(1, "Ann")]),
+            snapshot=None,
+            at=datetime.now(UTC),
+            status=GameStatus.LOBBY,
+        )
+    assert await clicks.place_of(record.id, 2) == GamePlace(guild, None)  # nobody holds it
+    async with store.pool.connection() as conn:
+        await conn.execute(
+            "INSERT INTO shard_leases VALUES (0, 2, 'other', 1, now() + interval '1 minute'),"
+            " (1, 2, 'owner', 1, now() + interval '1 minute')"
+        )
+    assert await clicks.place_of(record.id, 2) == GamePlace(guild, "owner")
+    async with store.pool.connection() as conn:
+        await conn.execute("UPDATE shard_leases SET expires_at = now() WHERE shard_id = 1")
+    assert await clicks.place_of(record.id, 2) == GamePlace(guild, None)  # it ran out
+    assert await clicks.place_of(record.id + 1, 2) is None  # no such game
+    async with store.pool.connection() as conn:
+        await conn.execute("DELETE FROM shard_leases")
+    async with store.unit() as repo:
+        await repo.abandon_game(record.id, datetime.now(UTC))
+    assert await clicks.place_of(record.id, 2) is None  # over
 
 
 async def test_old_rows_are_pruned(clicks: ForwardedClicks, store: PostgresStore) -> None:
