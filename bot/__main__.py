@@ -297,6 +297,11 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
         except discord.ConnectionClosed as error:
             if error.code == 4004:
                 raise StartFailed(TOKEN_REFUSED) from None
+            if error.code in (4010, 4011):
+                raise StartFailed(
+                    f"Discord refused the shards (code {error.code}: "
+                    f"{error.reason or 'invalid shard'}): check SHARD_COUNT and SHARD_IDS"
+                ) from None
             raise StartFailed(
                 f"Discord closed the connection (code {error.code}): {error.reason or 'no reason'}",
                 EXIT_FAILED,
