@@ -61,9 +61,14 @@ async def process(
     keeper = LeaseKeeper(leases, owner=name, shard_count=SHARDS, shard_ids=frozenset({shard}))
     await keeper.start()
     sessions = SessionManager(store, ownership=keeper)
-    bot = RummyBot(sessions, dev_guild_id=guild_id, guild_ready_timeout=0.05, extensions=EXTENSIONS)
-    bot.shard_id, bot.shard_count = shard, SHARDS
-    bot._connection.shard_count = SHARDS
+    bot = RummyBot(
+        sessions,
+        dev_guild_id=guild_id,
+        guild_ready_timeout=0.05,
+        extensions=EXTENSIONS,
+        shard_count=SHARDS,
+        shard_ids=[shard],
+    )
     forwarder = forwarding_for(bot.intake, store, keeper, sessions.by_game)
     assert forwarder is not None
     bot.forwarder = forwarder

@@ -38,6 +38,7 @@ from bot.storage import (
     Store,
     open_store,
 )
+from bot.synced_commands import SyncedCommands
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,8 @@ class SessionManager:
         """What each person chose (the look of their pictures, when they are told)."""
         self.messages = MessageLedger(store)
         """The Discord messages that show each live game (the one way their ids are kept)."""
+        self.synced_commands = SyncedCommands(store)
+        """Which slash commands were registered with Discord, and where."""
 
     @classmethod
     async def open(

@@ -131,3 +131,24 @@ async def test_a_standby_waits_then_takes_over_at_once_when_the_holder_stops(
         assert loop.time() - stopped < b.interval / 2
         assert b.held() == {0, 1}
         assert b.generations == {0: 2, 1: 2}
+
+
+async def test_a_taken_over_shard_goes_back_to_its_own_process_when_that_is_back(
+    pg_url: str,
+) -> None:
+    told = Changes()
+    async with (
+        process(pg_url, "a", frozenset({0})) as (_, a),
+        process(pg_url, "b", frozenset({1}), told) as (_, b),
+        process(pg_url, "a-again", frozenset({0})) as (_, again),
+    ):
+        await a.start()
+        await b.start()
+        await a.stop(release=False)
+        await eventually(lambda: 0 in b.held(), timeout=10)
+        await asyncio.wait_for(again.start(), timeout=10)  # b hands shard 0 back
+        assert again.held() == frozenset({0})
+        assert again.generations[0] == 3
+        assert b.held() == frozenset({1})
+        await eventually(lambda: told.lost == [frozenset({0})])
+        assert told.gained == [frozenset({0})]

@@ -71,10 +71,13 @@ class Cluster:
         try:
             await sessions.load_active()
             bot = RummyBot(
-                sessions, dev_guild_id=guild_id, guild_ready_timeout=0.05, extensions=EXTENSIONS
+                sessions,
+                dev_guild_id=guild_id,
+                guild_ready_timeout=0.05,
+                extensions=EXTENSIONS,
+                shard_count=SHARDS,
+                shard_ids=[shard],
             )
-            bot.shard_id, bot.shard_count = shard, SHARDS
-            bot._connection.shard_count = SHARDS  # what discord.py identifies with
             forwarder = forwarding_for(bot.intake, store, ownership, sessions.by_game)
             assert forwarder is not None
             bot.forwarder = forwarder
