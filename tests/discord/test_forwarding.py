@@ -138,6 +138,9 @@ async def test_a_dm_click_is_forwarded_to_the_owner_and_answered_there(
         assert click.latency < 3.0
         await eventually(lambda: session.seq == before + 1)
         await eventually(lambda: answered(fake, click))
+        await fake.redeliver(click)  # delivered twice: handed on and applied once
+        await eventually(lambda: receiver.bot.intake.repeats == 1)
+        assert session.seq == before + 1
         assert click.rejected == []
         assert (receiver.forwarder.forwarded, owner.forwarder.applied) == (1, 1)
         assert receiver.forwarder.failed == 0

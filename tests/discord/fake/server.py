@@ -939,8 +939,9 @@ class FakeDiscord:
     async def redeliver(self, ix: Interaction, timeout: float = 10.0) -> None:
         """Send `ix`'s INTERACTION_CREATE to the bot again, unchanged (same id and token), as a
         gateway replaying events after a reconnect may: the bot must act on it once. A
-        second answer is refused (40060), as on Discord."""
-        session = await self._live_session(timeout)
+        second answer is refused (40060), as on Discord. It goes where the first went: its
+        server's shard, or shard 0 for a DM."""
+        session = await self._live_session(timeout, self.shard_of(ix.channel.guild))
         await self._send(session, "INTERACTION_CREATE", ix.payload)
 
     async def select(
