@@ -52,9 +52,10 @@ SHARDS = 2
 
 @contextlib.asynccontextmanager
 async def process(
-    fake: FakeDiscord, url: str, shard: int, guild_id: int
+    fake: FakeDiscord, url: str, shard: int
 ) -> AsyncIterator[tuple[RummyBot, SessionManager, Forwarder]]:
-    """One bot process on ``shard``, holding its lease."""
+    """One bot process on ``shard``, holding its lease (shard 0's registers the commands,
+    globally)."""
     name = f"bench-{shard}"
     store = await PostgresStore.open(owner_url(url, name))
     leases = await Leases.open(url)
@@ -63,7 +64,6 @@ async def process(
     sessions = SessionManager(store, ownership=keeper)
     bot = RummyBot(
         sessions,
-        dev_guild_id=guild_id,
         guild_ready_timeout=0.05,
         extensions=EXTENSIONS,
         shard_count=SHARDS,
@@ -114,8 +114,8 @@ async def main(args: argparse.Namespace) -> None:
             remote_guild = fake.add_guild("Remote", shard=1)
             ann, bob = fake.add_user("ann"), fake.add_user("bob")
             async with (
-                process(fake, url, 1, remote_guild.id) as (bot_b, sessions_b, owner),
-                process(fake, url, 0, local_guild.id) as (bot_a, sessions_a, receiver),
+                process(fake, url, 1) as (bot_b, sessions_b, owner),
+                process(fake, url, 0) as (bot_a, sessions_a, receiver),
             ):
                 tables = {
                     "local": Table(
