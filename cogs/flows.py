@@ -78,7 +78,9 @@ def game_session(interaction: Interaction, game_id: int, *, in_dm: bool = True) 
     thread) or the channel of its lobby message; in a DM (where ``in_dm`` allows), from a
     person seated at it. A custom id is only a claim: checked here, a click cannot reach a
     game of another server or channel, and the permissions read later are the game's
-    server's (a DM click has none)."""
+    server's (a DM click has none). A click on a game another process owns never gets here
+    (it is handed to that process before dispatch: ``bot.cluster.forwarding``), so a game
+    not in memory is over."""
     session = manager(interaction).by_game(game_id)
     if session is None:
         raise s.SessionClosed("refusal.table.ended")
