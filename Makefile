@@ -58,8 +58,22 @@ format: $(DEV_STAMP) ## ruff: fix what can be fixed and reformat
 typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks included
 	$(PY) -m mypy --strict bot rendering cogs tests benchmarks scripts
 
-pytest: $(DEV_STAMP) ## the test suite, one worker per core (`make soak`: the long run)
-	$(PY) -m pytest -W error -q -n auto
+# The PostgreSQL part of the suite needs a server: RUMMY_TEST_POSTGRES names one, else
+# pg_virtualenv (Debian's postgresql-common) starts a throwaway one for the run (fsync off:
+# its data dies with it). Without either the suite runs on SQLite alone and says so.
+PYTEST := $(PY) -m pytest -W error -q -n auto
+PG_TEST_URL := postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE
+
+pytest: $(DEV_STAMP) ## the test suite, one worker per core, on SQLite and PostgreSQL
+	@if [ -z "$$RUMMY_TEST_POSTGRES" ] && command -v pg_virtualenv >/dev/null; then \
+		echo "PostgreSQL: a throwaway server started by pg_virtualenv"; \
+		pg_virtualenv -o fsync=off sh -c \
+			'RUMMY_TEST_POSTGRES="$(PG_TEST_URL)" exec "$$@"' sh $(PYTEST); \
+	else \
+		test -n "$$RUMMY_TEST_POSTGRES" || \
+			echo "PostgreSQL: no RUMMY_TEST_POSTGRES, no pg_virtualenv: its part is skipped"; \
+		$(PYTEST); \
+	fi
 
 soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player count from SOAK_SEED
 	RUMMY_BULK_GAMES=$(SOAK_GAMES) RUMMY_BULK_SEED=$(SOAK_SEED) \

@@ -39,9 +39,16 @@ from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging
 from bot.sessions import Brains, SessionManager
-from bot.settings import DEFAULT_LOBBY_IDLE_MINUTES, Settings, SettingsError, token_shape
+from bot.settings import (
+    DEFAULT_LOBBY_IDLE_MINUTES,
+    Settings,
+    SettingsError,
+    redacted,
+    token_shape,
+)
 from bot.storage import open_store
 from bot.storage.migrations import bundled_migrations
+from bot.storage.pg_migrate import bundled_pg_migrations
 
 log = logging.getLogger("bot")
 
@@ -158,17 +165,20 @@ def lock_database(path: Path) -> InstanceLock:
 
 
 async def open_sessions(
-    path: Path,
+    target: Path | str,
     hard_workers: int,
     lobby_idle: int = DEFAULT_LOBBY_IDLE_MINUTES,
     ownership: Ownership | None = None,
 ) -> SessionManager:
+    """The sessions on the SQLite file ``target`` or the PostgreSQL URL ``target``."""
+    path = target if isinstance(target, Path) else redacted(target)
     try:
         brains = Brains(workers=hard_workers)
-        sessions = await SessionManager.open(path, brains=brains, ownership=ownership)
+        sessions = await SessionManager.open(target, brains=brains, ownership=ownership)
         sessions.timing.lobby_idle = lobby_idle  # before the lobbies load
     except Exception as error:  # any driver, OS or migration error: all mean the same here
-        raise StartFailed(f"cannot open the database {path}: {access_hint(error, path)}") from None
+        hint = access_hint(error, target) if isinstance(target, Path) else describe(error)
+        raise StartFailed(f"cannot open the database {path}: {hint}") from None
     try:
         loaded = await sessions.load_active()
     except Exception as error:
@@ -242,6 +252,9 @@ async def log_in(bot: RummyBot, token: str) -> None:
 async def serve(settings: Settings, *, sync: bool) -> None:
     """Lock and open the database, then connect to Discord (waiting for it as long as
     needed)."""
+    if settings.database_url is not None:  # PostgreSQL: several processes may share it
+        await serve_locked(settings, sync=sync)
+        return
     lock = lock_database(settings.database_path)
     try:
         await serve_locked(settings, sync=sync)
@@ -253,7 +266,7 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
     # Without SHARD_IDS this process runs every shard: it owns every server, whatever the count.
     owned = StaticOwnership(settings.shard_count or 1, settings.shard_ids)
     sessions = await open_sessions(
-        settings.database_path, settings.hard_workers, settings.lobby_idle_minutes, owned
+        settings.database, settings.hard_workers, settings.lobby_idle_minutes, owned
     )
     token = settings.discord_token.reveal()
     state = settings.database_path.with_name(settings.database_path.name + ".commands.json")
@@ -394,6 +407,8 @@ async def check(settings: Settings) -> int:
         print(f"token: {problem}")
         return EXIT_CONFIG
     print(f"token: shaped like a bot token (bot id {bot_id}); not sent to Discord")
+    if settings.database_url is not None:
+        return await check_postgres(settings)
     try:
         held = InstanceLock.held_by(path)
         if held is not None:
@@ -420,6 +435,21 @@ async def check(settings: Settings) -> int:
     return EXIT_OK
 
 
+async def check_postgres(settings: Settings) -> int:
+    """``--check`` on PostgreSQL: open (and upgrade) it and say its schema version; no file
+    lock (several processes may share it)."""
+    name = settings.database_name
+    try:
+        store = await open_store(settings.database)
+        await store.close()
+    except Exception as error:  # any driver or migration error, as at a real start
+        print(f"database: cannot open the database {name}: {describe(error)}")
+        return EXIT_CONFIG
+    print(f"database: {name} opened; schema at version {bundled_pg_migrations()[-1].version}")
+    print("ok")
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
@@ -434,7 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(check(settings))
     token = settings.discord_token.reveal()
     setup_logging(settings.log_level, discord_level=settings.discord_log_level, secrets=(token,))
-    log.info("settings read from %s; database %s", settings.source, settings.database_path)
+    log.info("settings read from %s; database %s", settings.source, settings.database_name)
     point_at_test_server(settings)
     cap_reconnect_delays()
     try:

@@ -20,6 +20,7 @@ import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
@@ -155,6 +156,9 @@ class Secret:
 class Settings:
     discord_token: Secret
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_url: str | None = None
+    """``DATABASE_URL=postgresql://…``: PostgreSQL instead of the SQLite file (it wins over
+    ``DATABASE_PATH``). It may hold a password, so it is never printed or logged whole."""
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     """Commands are synced to this server only, which Discord applies at once (for development)."""
@@ -191,6 +195,17 @@ class Settings:
     """Where the settings were read: the environment, and which ``.env`` file (for the log
     and ``--check``)."""
 
+    @property
+    def database(self) -> Path | str:
+        """What :func:`bot.storage.open_store` opens: the PostgreSQL URL if set, else the
+        SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_name(self) -> str:
+        """The database for messages and the log (a URL without its password)."""
+        return redacted(self.database_url) if self.database_url else str(self.database_path)
+
     @classmethod
     def from_env(
         cls,
@@ -205,6 +220,7 @@ class Settings:
         return cls(
             discord_token=_token(values.get("DISCORD_TOKEN", ""), sources),
             database_path=sources.database_path(),
+            database_url=_database_url(values.get("DATABASE_URL", "")),
             log_level=_log_level(values.get("LOG_LEVEL", "")),
             dev_guild_id=_guild_id(values.get("DEV_GUILD_ID", "")),
             discord_log_level=_optional_log_level(
@@ -260,6 +276,27 @@ def _log_level(text: str, name: str = "LOG_LEVEL") -> str:
 
 def _optional_log_level(name: str, text: str) -> str | None:
     return _log_level(text, name) if text.strip() else None
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password (and without its query, which may carry one too)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        netloc = parts.netloc
+    else:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc, query=""))
+
+
+def _database_url(text: str) -> str | None:
+    url = text.strip()
+    if not url:
+        return None
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in ("postgresql", "postgres") or not rest:
+        # Not echoed: the value may hold a password.
+        raise SettingsError("DATABASE_URL must be a postgresql:// URL (or be left unset)")
+    return url
 
 
 def _url(name: str, text: str, schemes: tuple[str, ...]) -> str | None:

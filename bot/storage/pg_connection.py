@@ -13,9 +13,27 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import psycopg
+from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
 from psycopg.rows import RowMaker
 
-from bot.storage.rows import Params
+from bot.storage.rows import Dialect, Params
+
+
+def _pg_clash(error: Exception) -> bool:
+    return (
+        isinstance(error, pg_errors.UniqueViolation)
+        and error.diag.constraint_name == "games_live_per_channel"
+    )
+
+
+POSTGRES = Dialect(
+    name="postgresql",
+    ids="SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))",
+    live_game_clash=_pg_clash,
+    # One lock per server, in a key space of the league's own (a hash of its name and id).
+    league_lock="SELECT pg_advisory_xact_lock(hashtextextended('rummy.league', ?))",
+)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -95,9 +113,14 @@ class PgConnection:
     """One pooled connection inside the unit's transaction, spoken to like aiosqlite's."""
 
     __slots__ = ("raw",)
+    dialect = POSTGRES
 
     def __init__(self, raw: psycopg.AsyncConnection[Any]) -> None:
         self.raw = raw
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != TransactionStatus.IDLE
 
     async def execute(
         self, sql: str, parameters: Params | None = None, /

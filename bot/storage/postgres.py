@@ -6,8 +6,8 @@ run side by side, unlike SQLite's one connection and one lock. What that changes
 
 - a conditional write that waits for another transaction's row re-reads it first, so two
   writers of one game still end in :class:`~bot.storage.errors.GameChanged` for the second;
-- league writes take a per-server advisory lock (:data:`POSTGRES`'s ``league_lock``) for the
-  rest of their transaction, so two games of one server finishing together are serialized;
+- league writes take a per-server advisory lock for the rest of their transaction (the
+  dialect's ``league_lock``), so two games of one server finishing together are serialized;
 - the connection options of the URL (``options=-c name%3Dvalue``) reach every pooled
   connection, which the cluster's fencing relies on.
 
@@ -19,10 +19,9 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, ClassVar
+from typing import Any
 
 import psycopg
-from psycopg import errors as pg_errors
 from psycopg_pool import AsyncConnectionPool
 
 from bot.storage.errors import LeaseLost, StorageError, StorageFailure
@@ -30,7 +29,6 @@ from bot.storage.leases import LEASE_LOST_SQLSTATE
 from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import pg_migrate
-from bot.storage.rows import Dialect
 from bot.storage.sqlite import SqliteRepository
 
 log = logging.getLogger(__name__)
@@ -40,29 +38,6 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 
 def is_postgres_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
-
-
-def _pg_clash(error: Exception) -> bool:
-    return (
-        isinstance(error, pg_errors.UniqueViolation)
-        and error.diag.constraint_name == "games_live_per_channel"
-    )
-
-
-POSTGRES = Dialect(
-    name="postgresql",
-    ids="SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))",
-    live_game_clash=_pg_clash,
-    # One lock per server, in a key space of the league's own (a hash of its name and id).
-    league_lock="SELECT pg_advisory_xact_lock(hashtextextended('rummy.league', ?))",
-)
-
-
-class PostgresRepository(SqliteRepository):
-    """The repository's parts as on SQLite, speaking :data:`POSTGRES` where they differ."""
-
-    __slots__ = ()
-    _dialect: ClassVar[Dialect] = POSTGRES
 
 
 async def _utc(conn: psycopg.AsyncConnection[Any]) -> None:
@@ -99,7 +74,7 @@ class PostgresStore:
             kwargs={"autocommit": True},
             configure=_utc,
             open=False,
-            name="rummy",
+            name="store",
         )
         await pool.open(wait=True)
         return cls(pool, url)
@@ -122,14 +97,14 @@ class PostgresStore:
             yield PgConnection(conn)
 
     @asynccontextmanager
-    async def unit(self) -> AsyncIterator[PostgresRepository]:
+    async def unit(self) -> AsyncIterator[SqliteRepository]:
         """A unit of work: the repository, inside one transaction. The driver's failures
         leave as :class:`StorageFailure`; :class:`DuplicateLiveGame` and
         :class:`GameChanged` as on SQLite; a game write the fencing refused (this process no
         longer holds the shard) as :class:`LeaseLost`."""
         try:
             async with self.transaction() as conn:
-                yield PostgresRepository(conn)
+                yield SqliteRepository(conn)
         except StorageError:
             raise
         except psycopg.Error as error:

@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from bot.storage.errors import GameChanged
 from bot.storage.models import from_db_time
@@ -86,11 +86,12 @@ SQLITE = Dialect(
 class Rows:
     """The base of every part: the connection, inside the caller's transaction."""
 
-    __slots__ = ("_conn",)
-    _dialect: ClassVar[Dialect] = SQLITE
+    __slots__ = ("_conn", "_dialect")
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
+        # The connection knows its back end: PostgreSQL's adapter names its dialect.
+        self._dialect: Dialect = getattr(conn, "dialect", SQLITE)
 
     async def _update_one(
         self, sql: str, params: tuple[Any, ...], game_id: int, expected: str

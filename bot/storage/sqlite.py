@@ -1,4 +1,4 @@
-"""The SQLite repository: one class, assembled from the part of each subject.
+"""The repository: one class, assembled from the part of each subject, for both back ends.
 
 Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
 :mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`,
@@ -29,6 +29,7 @@ class SqliteRepository(
     CommandSyncRows,
 ):
     """:class:`~bot.storage.repository.Repository` on one SQLite connection inside an open
-    transaction."""
+    transaction, or on PostgreSQL's adapter (:class:`~bot.storage.pg_connection.PgConnection`,
+    whose dialect the parts read where the two back ends differ)."""
 
     __slots__ = ()

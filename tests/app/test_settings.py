@@ -280,3 +280,23 @@ def test_relative_paths_in_a_env_file_start_from_its_folder(
     env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_PATH=games/r.sqlite3\n", "utf-8")
     settings = Settings.from_env({}, env_files=[elsewhere / ".env", env_file])
     assert settings.database_path == project / "games" / "r.sqlite3"
+
+
+def test_database_url_wins_over_the_path_and_is_shown_without_its_password() -> None:
+    url = "postgresql://rummy:s3cret@db.example:5432/rummy?options=-c%20x%3Dy"
+    settings = Settings.from_env(
+        {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url, "DATABASE_PATH": "/srv/b.db"},
+        env_files=(),
+    )
+    assert settings.database == url
+    assert settings.database_name == "postgresql://rummy:***@db.example:5432/rummy"
+    plain = Settings.from_env({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "/srv/b.db"}, env_files=())
+    assert (plain.database_url, plain.database) == (None, Path("/srv/b.db"))
+
+
+def test_a_database_url_of_another_kind_is_refused_without_echoing_it() -> None:
+    with pytest.raises(SettingsError, match="postgresql://") as caught:
+        Settings.from_env(
+            {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "mysql://u:s3cret@h/db"}, env_files=()
+        )
+    assert "s3cret" not in str(caught.value)

@@ -13,7 +13,8 @@ from bot.rummy import Game, preset
 from bot.rummy.players import random_action
 from bot.seats import NewSeat, SeatKind
 from bot.sessions import Session, SessionManager
-from bot.storage import Database
+from bot.storage import Database, PostgresStore
+from tests.conftest import AnyStore
 
 GUILD = 1000
 CHANNEL = 2000
@@ -38,10 +39,10 @@ def two_humans() -> list[NewSeat]:
     return [NewSeat.human(ANN, "Ann"), NewSeat.human(BOB, "Bob")]
 
 
-def store_of(manager: SessionManager) -> Database:
+def store_of(manager: SessionManager) -> AnyStore:
     """The manager's database, for tests that look at what was stored."""
     store = manager._store
-    assert isinstance(store, Database)
+    assert isinstance(store, (Database, PostgresStore))
     return store
 
 

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.storage import Database, Repository, StorageFailure
+from bot.storage import Database, PostgresStore, Repository, StorageFailure
 
 WRITES = frozenset(
     {
@@ -32,7 +32,7 @@ class FaultyStore:
     seconds); or it commits the next unit and the answer is lost (``lose_answers``).
     ``targets``: the writes that can be refused."""
 
-    def __init__(self, inner: Database) -> None:
+    def __init__(self, inner: Database | PostgresStore) -> None:
         self.inner = inner
         self.targets = WRITES
         self.refuse_times = 0

@@ -23,7 +23,7 @@ import pytest
 from bot.rummy.computer import safe_action
 from bot.seats import NewSeat
 from bot.sessions import Brains, Committed, EventKind, Session, SessionManager, SessionStatus
-from bot.storage import Database, StorageFailure, open_store
+from bot.storage import Database, PostgresStore, StorageFailure, open_store
 from tests.sessions.conftest import ANN, engine_game, start_game, two_humans
 from tests.sessions.faults import FaultyStore
 from tests.waiting import eventually
@@ -34,7 +34,7 @@ async def faulty_manager(
     db_path: Path, brains: Brains
 ) -> AsyncIterator[tuple[SessionManager, FaultyStore]]:
     inner = await open_store(db_path)
-    assert isinstance(inner, Database)
+    assert isinstance(inner, (Database, PostgresStore))
     store = FaultyStore(inner)
     manager = SessionManager(store, brains)
     try:

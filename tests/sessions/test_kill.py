@@ -13,8 +13,10 @@ from typing import IO, Any
 
 from bot.rummy import Game, Ruleset, action_from_json
 from bot.sessions import SessionManager, SessionStatus, restore_game
-from bot.storage import Database
+from bot.storage import Database, PostgresStore, open_store
 from bot.storage.migrations import schema_version
+from bot.storage.pg_connection import PgConnection
+from bot.storage.pg_migrate import pg_schema_version
 from bot.storage.sqlite import SqliteRepository
 from tests.sessions.conftest import engine_game
 
@@ -66,15 +68,19 @@ def kill(proc: subprocess.Popen[str]) -> None:
 
 async def stored_game(db_path: Path) -> tuple[Game, Game]:
     """The game as start-up loads it, and a replay of its stored log."""
-    database = await Database.open(db_path)
+    database = await open_store(db_path)
+    assert isinstance(database, (Database, PostgresStore))
     try:
         async with database.transaction() as conn:
             (record,) = await SqliteRepository(conn).active_games()
             stored = await SqliteRepository(conn).game_actions(record.id)
             log = [action_from_json(a) for a in stored]
-            rows = await conn.execute_fetchall("PRAGMA integrity_check")
-            assert [tuple(r) for r in rows] == [("ok",)]
-            assert await schema_version(conn) >= 1
+            if isinstance(conn, PgConnection):
+                assert await pg_schema_version(conn.raw) >= 1
+            else:
+                rows = await conn.execute_fetchall("PRAGMA integrity_check")
+                assert [tuple(r) for r in rows] == [("ok",)]
+                assert await schema_version(conn) >= 1
         loaded = restore_game(record, stored)
         replayed = Game.replay(Ruleset.from_json(record.ruleset), record.players, record.seed, log)
         return loaded, replayed

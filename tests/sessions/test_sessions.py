@@ -313,6 +313,7 @@ async def test_listeners_run_after_the_commit_and_their_failure_stays_theirs(
     assert seen == [1, 2]
 
 
+@pytest.mark.sqlite_only  # the failing disk is played by a SQLite trigger
 async def test_a_failed_commit_changes_nothing_anyone_can_see(manager: SessionManager) -> None:
     """A real fault inside SQLite (a trigger that aborts the insert of the action)."""
     session = await start_game(manager, channel=1)

@@ -14,6 +14,7 @@ from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, DuplicateLiveGame, GameChanged, GameStatus, StorageFailure
 
 
+@pytest.mark.sqlite_only  # PostgreSQL's units run side by side, each on its own connection
 async def test_concurrent_transactions_run_one_after_the_other(db: Database) -> None:
     async with db.transaction() as conn:
         await conn.execute("CREATE TABLE counter (n INTEGER NOT NULL)")
@@ -106,7 +107,7 @@ async def test_a_second_live_game_in_a_channel_is_the_storage_own_error(db: Data
                 )
         assert caught.value.channel_id == 5
     # Another integrity failure is not read as a busy channel.
-    with pytest.raises(StorageFailure, match="UNIQUE constraint failed: seats"):
+    with pytest.raises(StorageFailure, match=r"UNIQUE constraint failed: seats|seats_pkey"):
         async with db.unit() as repo:
             await repo.update_lobby(lobby.id, 1, [*seats, *seats])
     async with db.unit() as repo:

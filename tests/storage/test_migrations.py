@@ -11,6 +11,8 @@ from bot.storage import Database, GameStatus, MigrationError
 from bot.storage.migrations import Migration, bundled_migrations, schema_version
 from bot.storage.sqlite import SqliteRepository
 
+pytestmark = pytest.mark.sqlite_only
+
 MIGRATIONS = bundled_migrations()
 
 

@@ -7,9 +7,13 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from bot.sessions import SessionManager
 from bot.storage import Database
 from tests.sessions.conftest import start_game
+
+pytestmark = pytest.mark.sqlite_only
 
 
 def mode(path: Path) -> int:

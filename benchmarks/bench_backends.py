@@ -1,0 +1,225 @@
+"""SQLite against PostgreSQL in one run: played actions committed per second, and a played
+action's p50/p99, with SQLite in one process and PostgreSQL shared by 1, 2 and 4 processes.
+
+    .venv/bin/python benchmarks/bench_backends.py [--actions N] [--runs N]
+
+Each process plays its own games (its own servers and channels) through a real
+``SessionManager``: every action is applied, committed in its own unit of work and its
+views frozen, as when people play. The processes start playing together; the rate is every
+process's actions over the time until the last one finished. Each figure is the median of
+``--runs`` runs, each on a fresh database; ratios are to SQLite's.
+
+PostgreSQL is the server named by ``RUMMY_TEST_POSTGRES`` (the tests' variable: a database
+the benchmark may create databases in); unset, the benchmark starts a throwaway server with
+``pg_virtualenv`` with fsync on, so commits are as durable as SQLite's (``synchronous=FULL``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import psycopg
+from psycopg import sql
+
+from bot.rummy import preset
+from bot.rummy.players import random_action
+from bot.sessions import Session, SessionManager
+
+ENV = "RUMMY_TEST_POSTGRES"
+PROCESS_COUNTS = (1, 2, 4)
+GAMES_PER_PROCESS = 20
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def deal(manager: SessionManager, guild: int, channel: int) -> Session:
+    """A dealt game of two to four people, through the lobby as people make one."""
+    host = channel * 10
+    lobby = await manager.create_lobby(
+        guild_id=guild,
+        channel_id=channel,
+        host_id=host,
+        host_name="Player 0",
+        ruleset=preset(("classic", "parlett", "500")[channel % 3]),
+        seed=channel,
+    )
+    for i in range(1, 2 + channel % 3):
+        await lobby.join(host + i, f"Player {i}")
+    await lobby.start(host, moderator=False)
+    return lobby
+
+
+async def play(target: str, worker: int, actions: int) -> None:
+    """One process's part: deal its games, wait for the start line, play ``actions`` actions,
+    print its latencies and elapsed time as one JSON line."""
+    manager = await SessionManager.open(target)
+    rng = random.Random(worker)
+    guild = 1_000 + worker
+    channel = worker * 1_000_000
+    sessions: list[Session] = []
+    samples: list[float] = []
+    try:
+
+        async def refill() -> None:
+            nonlocal channel
+            while len(sessions) < GAMES_PER_PROCESS:
+                channel += 1
+                sessions.append(await deal(manager, guild, channel))
+
+        await refill()
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+        began = time.perf_counter()
+        while len(samples) < actions:
+            sessions[:] = [s for s in sessions if not s.closed]
+            await refill()
+            session = rng.choice(sessions)
+            game = session._game  # the benchmark plays for everyone
+            assert game is not None
+            assert game.current_player is not None
+            action = random_action(game, rng)
+            start = time.perf_counter()
+            await session.apply(game.current_player, action, turn=session.turn)
+            samples.append(time.perf_counter() - start)
+        elapsed = time.perf_counter() - began
+    finally:
+        await manager.close()
+    print(json.dumps({"samples": samples, "elapsed": elapsed}), flush=True)
+
+
+def run_processes(target: str, count: int, actions: int) -> tuple[float, list[float]]:
+    """Start ``count`` players on ``target`` together; actions per second and latencies."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--worker", str(i), "--target", target],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "BENCH_ACTIONS": str(actions)},
+        )
+        for i in range(1, count + 1)
+    ]
+    for proc in procs:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    results = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=600)
+        assert proc.returncode == 0, proc.returncode
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    wall = max(r["elapsed"] for r in results)
+    samples = [s for r in results for s in r["samples"]]
+    return len(samples) / wall, samples
+
+
+def fresh_postgres(server: str, name: str) -> str:
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    base, _, _ = server.rpartition("/")
+    return f"{base}/{name}"
+
+
+def drop_postgres(server: str, name: str) -> None:
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+def measure(server: str, actions: int, runs: int) -> None:
+    rows: list[tuple[str, float, float, float]] = []
+    configs: list[tuple[str, int]] = [("SQLite", 1)] + [("PostgreSQL", n) for n in PROCESS_COUNTS]
+    prefix = server.rpartition("/")[2] or "bench"
+    for backend, count in configs:
+        rates, p50s, p99s = [], [], []
+        for run in range(runs):
+            if backend == "SQLite":
+                folder = tempfile.mkdtemp(prefix="bench-backends-")
+                try:
+                    rate, samples = run_processes(f"{folder}/rummy.sqlite3", 1, actions)
+                finally:
+                    shutil.rmtree(folder)
+            else:
+                name = f"{prefix}_bench_{count}_{run}"
+                target = fresh_postgres(server, name)
+                try:
+                    asyncio.run(_migrate(target))
+                    rate, samples = run_processes(target, count, actions)
+                finally:
+                    drop_postgres(server, name)
+            rates.append(rate)
+            p50s.append(percentile(samples, 0.5))
+            p99s.append(percentile(samples, 0.99))
+        rows.append(
+            (
+                f"{backend}, {count} process{'es' if count > 1 else ''}",
+                statistics.median(rates),
+                statistics.median(p50s) * 1e3,
+                statistics.median(p99s) * 1e3,
+            )
+        )
+    sqlite = rows[0]
+    print(
+        f"played actions, {actions} per process, medians of {runs} runs"
+        " (ratios to SQLite in brackets):"
+    )
+    for label, rate, p50, p99 in rows:
+        print(
+            f"  {label:<26} {rate:7.0f} commits/s [{rate / sqlite[1]:.2f}]"
+            f"  p50 {p50:6.2f} ms [{p50 / sqlite[2]:.2f}]"
+            f"  p99 {p99:6.2f} ms [{p99 / sqlite[3]:.2f}]"
+        )
+
+
+async def _migrate(target: str) -> None:
+    """Migrate before the processes start, so no process's first action pays for it."""
+    await (await SessionManager.open(target)).close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--actions", type=int, default=600, help="actions per process")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--target", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker is not None:
+        asyncio.run(play(args.target, args.worker, int(os.environ["BENCH_ACTIONS"])))
+        return 0
+    server = os.environ.get(ENV)
+    if server:
+        measure(server, args.actions, args.runs)
+        return 0
+    if shutil.which("pg_virtualenv") is None:
+        print(f"set {ENV} to a PostgreSQL URL, or install pg_virtualenv (postgresql-common)")
+        return 2
+    url = "postgresql://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/$PGDATABASE"
+    command = [sys.executable, __file__, "--actions", str(args.actions), "--runs", str(args.runs)]
+    print("PostgreSQL: a throwaway server started by pg_virtualenv (fsync on)", flush=True)
+    return subprocess.call(
+        ["pg_virtualenv", "-o", "fsync=on", "sh", "-c", f'{ENV}="{url}" exec "$@"', "sh", *command]
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

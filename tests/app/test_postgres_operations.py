@@ -1,0 +1,77 @@
+"""Running on PostgreSQL: ``--check`` opens and upgrades it without printing its password,
+and ``scripts/pg-backup.sh`` / ``scripts/pg-restore.sh`` carry a game into another
+database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bot.sessions import SessionManager
+from bot.storage import PostgresStore
+from tests.app.test_launcher import TOKEN, run_launcher
+from tests.postgres import Databases
+from tests.sessions.conftest import CHANNEL, start_game
+
+pytestmark = pytest.mark.postgres_only
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_check_opens_postgresql_and_hides_the_password(
+    tmp_path: Path, pg_databases: Databases
+) -> None:
+    url = pg_databases.create()
+    try:
+        checked = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_URL=url)
+    finally:
+        pg_databases.drop(url)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "opened; schema at version 1" in checked.stdout
+    password = url.split("@")[0].rsplit(":", 1)[1]
+    assert f":{password}@" not in checked.stdout + checked.stderr
+    assert not (tmp_path / "data").exists()  # no SQLite file, no lock file
+
+
+def test_a_game_survives_backup_and_restore(
+    tmp_path: Path, pg_url: str, pg_databases: Databases
+) -> None:
+    async def play() -> int:
+        manager = await SessionManager.open(pg_url)
+        try:
+            return (await start_game(manager)).game_id
+        finally:
+            await manager.close()
+
+    game_id = asyncio.run(play())
+    dump = tmp_path / "rummy.dump"
+    env = {**os.environ, "DATABASE_URL": pg_url}
+    backed = subprocess.run(
+        ["sh", str(ROOT / "scripts/pg-backup.sh"), str(dump)], env=env, capture_output=True
+    )
+    assert backed.returncode == 0, backed.stderr
+    assert stat.S_IMODE(dump.stat().st_mode) == 0o600
+    target = pg_databases.create()
+    try:
+        restored = subprocess.run(
+            ["sh", str(ROOT / "scripts/pg-restore.sh"), str(dump), target], capture_output=True
+        )
+        assert restored.returncode == 0, restored.stderr
+
+        async def find() -> tuple[int, int] | None:
+            store = await PostgresStore.open(target)
+            try:
+                async with store.unit() as repo:
+                    record = await repo.live_game_in_channel(CHANNEL)
+                    return None if record is None else (record.id, len(record.seats))
+            finally:
+                await store.close()
+
+        assert asyncio.run(find()) == (game_id, 2)
+    finally:
+        pg_databases.drop(target)
