@@ -17,6 +17,8 @@ from bot.storage import GameStatus, LeaseLost, PostgresStore, Store
 from bot.storage.leases import Leases, owner_url
 from tests.waiting import eventually
 
+pytestmark = pytest.mark.postgres_only
+
 TTL = 1.0
 SHARDS = 2
 GUILD_0 = 0 << 22 | 17  # on shard 0 of 2
