@@ -37,7 +37,8 @@ from bot.rummy import preset  # noqa: E402
 from bot.sessions import Brains, SessionManager  # noqa: E402
 from bot.storage import PostgresStore  # noqa: E402
 from bot.storage.leases import Leases, owner_url  # noqa: E402
-from tests.postgres import ENV, Databases, under_throwaway_server  # noqa: E402
+from bot.storage.scratch import scratch_database  # noqa: E402
+from tests.postgres import ENV, under_throwaway_server  # noqa: E402
 
 SHARDS = 2
 VICTIM_SHARD = 0
@@ -135,12 +136,8 @@ async def main() -> None:
         sys.exit(under_throwaway_server(__file__, sys.argv[1:]))
     print(f"takeover after SIGKILL, {args.games} games on the dead shard, {args.runs} runs each")
     for ttl in (float(t) for t in args.ttls.split(",")):
-        databases = Databases(base, "takeover")
-        url = databases.create()
-        try:
+        async with scratch_database(base, "takeover") as url:
             times = await takeover(url, ttl, args.runs, args.games)
-        finally:
-            databases.drop(url)
         median = statistics.median(times)
         print(
             f"  LEASE_SECONDS={ttl:g}: median {median:.2f} s ({median / ttl:.2f} x TTL),"
