@@ -274,6 +274,11 @@ async def serve(settings: Settings, *, sync: bool) -> None:
 async def serve_locked(settings: Settings, *, sync: bool) -> None:
     # Without SHARD_IDS this process runs every shard: it owns every server, whatever the count.
     owned = StaticOwnership(settings.shard_count or 1, settings.shard_ids)
+    if settings.shard_ids is not None and 0 not in settings.shard_ids:
+        log.warning(
+            "this process does not run shard 0, to which Discord sends every DM: the buttons"
+            " of its games' hand DMs reach the process that runs shard 0"
+        )
     sessions = await open_sessions(
         settings.database, settings.hard_workers, settings.lobby_idle_minutes, owned
     )
