@@ -274,11 +274,7 @@ async def serve(settings: Settings, *, sync: bool) -> None:
 async def serve_locked(settings: Settings, *, sync: bool) -> None:
     # Without SHARD_IDS this process runs every shard: it owns every server, whatever the count.
     owned = StaticOwnership(settings.shard_count or 1, settings.shard_ids)
-    if settings.shard_ids is not None and 0 not in settings.shard_ids:
-        log.warning(
-            "this process does not run shard 0, to which Discord sends every DM: the buttons"
-            " of its games' hand DMs reach the process that runs shard 0"
-        )
+    note_dm_shard(settings)
     sessions = await open_sessions(
         settings.database, settings.hard_workers, settings.lobby_idle_minutes, owned
     )
@@ -294,12 +290,21 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
         await sessions.close()
 
 
+def note_dm_shard(settings: Settings) -> None:
+    if settings.shard_ids is not None and 0 not in settings.shard_ids:
+        log.warning(
+            "this process does not run shard 0, to which Discord sends every DM: the buttons"
+            " of its games' hand DMs reach the process that runs shard 0"
+        )
+
+
 async def serve_cluster(settings: Settings, *, sync: bool) -> None:
     """On PostgreSQL: hold the leases of this process's shards (standing by while live
     processes hold them), load their games, and run Discord for the shards held; each time
     they change (a dead process's taken over, one lost or handed back) Discord is connected
     again with the new set. The leases are released last, so a standby takes over at once."""
     assert settings.database_url is not None
+    note_dm_shard(settings)
     identity = process_identity()
     url = owner_url(settings.database_url, identity)
     count = settings.shard_count or 1  # the leases need the count before Discord is asked
