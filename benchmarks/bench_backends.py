@@ -27,15 +27,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import psycopg
 from psycopg import sql
 
-from bot.rummy import preset
-from bot.rummy.players import random_action
-from bot.sessions import Session, SessionManager
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-ENV = "RUMMY_TEST_POSTGRES"
+from bot.rummy import preset  # noqa: E402
+from bot.rummy.players import random_action  # noqa: E402
+from bot.sessions import Session, SessionManager  # noqa: E402
+from tests.postgres import ENV, under_throwaway_server  # noqa: E402
+
 PROCESS_COUNTS = (1, 2, 4)
 GAMES_PER_PROCESS = 20
 
@@ -210,14 +214,8 @@ def main() -> int:
     if server:
         measure(server, args.actions, args.runs)
         return 0
-    if shutil.which("pg_virtualenv") is None:
-        print(f"set {ENV} to a PostgreSQL URL, or install pg_virtualenv (postgresql-common)")
-        return 2
-    url = "postgresql://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/$PGDATABASE"
-    command = [sys.executable, __file__, "--actions", str(args.actions), "--runs", str(args.runs)]
-    print("PostgreSQL: a throwaway server started by pg_virtualenv (fsync on)", flush=True)
-    return subprocess.call(
-        ["pg_virtualenv", "-o", "fsync=on", "sh", "-c", f'{ENV}="{url}" exec "$@"', "sh", *command]
+    return under_throwaway_server(
+        __file__, ["--actions", str(args.actions), "--runs", str(args.runs)]
     )
 
 

@@ -1,11 +1,12 @@
 """How soon a dead process's games are taken over: from the SIGKILL of a process holding a
 shard's lease to the survivor holding that shard with its games loaded.
 
-    RUMMY_TEST_POSTGRES=postgresql://… .venv/bin/python benchmarks/bench_takeover.py \\
+    [RUMMY_TEST_POSTGRES=postgresql://…] .venv/bin/python benchmarks/bench_takeover.py \\
         [--ttls 15,2] [--runs 5] [--games 20]
 
 Works in a throwaway database created beside the one the URL names (its role must be
-allowed to create databases). The victim is a subprocess running the same lease keeper
+allowed to create databases); without the variable, in a throwaway server started by
+pg_virtualenv. The victim is a subprocess running the same lease keeper
 (``--hold``); the survivor, in this process, runs the keeper and the sessions of a bot
 process (two shards, one each). Each run the victim first gets its shard back from the
 survivor (it claims it, the survivor hands it over), is killed a random moment after a
@@ -37,6 +38,7 @@ from bot.sessions import Brains, SessionManager  # noqa: E402
 from bot.storage import PostgresStore  # noqa: E402
 from bot.storage.leases import Leases, owner_url  # noqa: E402
 from bot.storage.scratch import scratch_database  # noqa: E402
+from tests.postgres import ENV, under_throwaway_server  # noqa: E402
 
 SHARDS = 2
 VICTIM_SHARD = 0
@@ -129,9 +131,9 @@ async def main() -> None:
     if args.hold:
         await hold(args.hold, args.ttl)
         return
-    base = os.environ.get("RUMMY_TEST_POSTGRES")
+    base = os.environ.get(ENV)
     if not base:
-        sys.exit("set RUMMY_TEST_POSTGRES to a postgresql:// URL whose role may create databases")
+        sys.exit(under_throwaway_server(__file__, sys.argv[1:]))
     print(f"takeover after SIGKILL, {args.games} games on the dead shard, {args.runs} runs each")
     for ttl in (float(t) for t in args.ttls.split(",")):
         async with scratch_database(base, "takeover") as url:

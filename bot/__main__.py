@@ -36,6 +36,8 @@ import yarl
 from bot.app import RummyBot
 from bot.cluster import Ownership, StaticOwnership
 from bot.cluster.forwarding import forwarding_for
+from bot.cluster.handover import Handover
+from bot.cluster.leases import LeaseKeeper, process_identity
 from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging
@@ -47,7 +49,8 @@ from bot.settings import (
     redacted,
     token_shape,
 )
-from bot.storage import open_store
+from bot.storage import StorageError, open_store
+from bot.storage.leases import Leases, ShardCountMismatch, owner_url
 from bot.storage.migrations import bundled_migrations
 from bot.storage.pg_migrate import bundled_pg_migrations
 
@@ -170,8 +173,12 @@ async def open_sessions(
     hard_workers: int,
     lobby_idle: int = DEFAULT_LOBBY_IDLE_MINUTES,
     ownership: Ownership | None = None,
+    *,
+    load: bool = True,
 ) -> SessionManager:
-    """The sessions on the SQLite file ``target`` or the PostgreSQL URL ``target``."""
+    """The sessions on the SQLite file ``target`` or the PostgreSQL URL ``target``, with
+    their unfinished games loaded unless ``load`` is false (a process on PostgreSQL loads the
+    games of the shards it holds once it holds them)."""
     path = target if isinstance(target, Path) else redacted(target)
     try:
         brains = Brains(workers=hard_workers)
@@ -180,6 +187,8 @@ async def open_sessions(
     except Exception as error:  # any driver, OS or migration error: all mean the same here
         hint = access_hint(error, target) if isinstance(target, Path) else describe(error)
         raise StartFailed(f"cannot open the database {path}: {hint}") from None
+    if not load:
+        return sessions
     try:
         loaded = await sessions.load_active()
     except Exception as error:
@@ -254,7 +263,7 @@ async def serve(settings: Settings, *, sync: bool) -> None:
     """Lock and open the database, then connect to Discord (waiting for it as long as
     needed)."""
     if settings.database_url is not None:  # PostgreSQL: several processes may share it
-        await serve_locked(settings, sync=sync)
+        await serve_cluster(settings, sync=sync)
         return
     lock = lock_database(settings.database_path)
     try:
@@ -266,9 +275,108 @@ async def serve(settings: Settings, *, sync: bool) -> None:
 async def serve_locked(settings: Settings, *, sync: bool) -> None:
     # Without SHARD_IDS this process runs every shard: it owns every server, whatever the count.
     owned = StaticOwnership(settings.shard_count or 1, settings.shard_ids)
+    note_dm_shard(settings)
     sessions = await open_sessions(
         settings.database, settings.hard_workers, settings.lobby_idle_minutes, owned
     )
+    try:
+        await run_discord(
+            settings,
+            sessions,
+            sync=sync,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+        )
+    finally:
+        await sessions.close()
+
+
+def note_dm_shard(settings: Settings) -> None:
+    if settings.shard_ids is not None and 0 not in settings.shard_ids:
+        log.warning(
+            "this process does not run shard 0, to which Discord sends every DM: the buttons"
+            " of its games' hand DMs reach the process that runs shard 0"
+        )
+
+
+async def serve_cluster(settings: Settings, *, sync: bool) -> None:
+    """On PostgreSQL: hold the leases of this process's shards (standing by while live
+    processes hold them), load their games, and run Discord for the shards held; each time
+    they change (a dead process's taken over, one lost or handed back) Discord is connected
+    again with the new set. The leases are released last, so a standby takes over at once."""
+    assert settings.database_url is not None
+    note_dm_shard(settings)
+    identity = process_identity()
+    url = owner_url(settings.database_url, identity)
+    count = settings.shard_count or 1  # the leases need the count before Discord is asked
+    try:
+        leases = await Leases.open(url)
+    except StorageError as error:
+        raise StartFailed(f"cannot open the database {redacted(url)}: {error}") from None
+    keeper = LeaseKeeper(
+        leases,
+        owner=identity,
+        shard_count=count,
+        shard_ids=settings.shard_ids,
+        ttl=settings.lease_seconds,
+    )
+    try:
+        sessions = await open_sessions(
+            url, settings.hard_workers, settings.lobby_idle_minutes, keeper, load=False
+        )
+    except BaseException:
+        await leases.close()
+        raise
+    handover = Handover(sessions)
+    keeper.events = handover
+    try:
+        log.info("process %s: taking the leases of shards %s", identity, sorted(keeper.wanted))
+        try:
+            await keeper.start()
+        except ShardCountMismatch as problem:
+            raise StartFailed(str(problem)) from None
+        except StorageError as problem:
+            raise StartFailed(f"cannot take the shard leases: {problem}", EXIT_FAILED) from None
+        loaded = await sessions.load_shards(keeper.held())
+        log.info("shards %s held; %d unfinished games loaded", sorted(keeper.held()), loaded)
+        while True:
+            shards = keeper.held()
+            handover.changed.clear()
+            if not shards:  # every lease lost: stand by until one comes back
+                await handover.changed.wait()
+                continue
+            discord_task = asyncio.create_task(
+                run_discord(settings, sessions, sync=sync, shard_count=count, shard_ids=shards)
+            )
+            sync = False  # --sync asks for one sync, not one per reconnection
+            while not discord_task.done() and keeper.held() == shards:
+                changed = asyncio.create_task(handover.changed.wait())
+                await asyncio.wait({discord_task, changed}, return_when=asyncio.FIRST_COMPLETED)
+                changed.cancel()
+                handover.changed.clear()
+            if discord_task.done():
+                discord_task.result()
+                return
+            log.info("shards %s from now on: connecting Discord again", sorted(keeper.held()))
+            discord_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await discord_task
+    finally:
+        await sessions.close()
+        await keeper.stop()
+        await leases.close()
+
+
+async def run_discord(
+    settings: Settings,
+    sessions: SessionManager,
+    *,
+    sync: bool,
+    shard_count: int | None,
+    shard_ids: frozenset[int] | None,
+) -> None:
+    """Log in and keep the gateway connections of ``shard_ids`` until the bot is closed
+    (cancelling this closes it too)."""
     token = settings.discord_token.reveal()
     state = settings.database_path.with_name(settings.database_path.name + ".commands.json")
     bot: RummyBot | None = None
@@ -283,8 +391,8 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
                 extensions=EXTENSIONS,
                 members_intent=settings.members_intent,
                 server_grace=timedelta(days=settings.server_grace_days),
-                shard_count=settings.shard_count,
-                shard_ids=settings.shard_ids,
+                shard_count=shard_count,
+                shard_ids=shard_ids,
             )
             # On PostgreSQL, clicks on another process's games are handed to it.
             bot.forwarder = forwarding_for(
@@ -328,7 +436,6 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
     finally:
         if bot is not None:
             await close_bot(bot)
-        await sessions.close()
 
 
 async def connect(bot: RummyBot) -> None:

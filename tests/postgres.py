@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -59,3 +63,18 @@ class Databases:
     def drop(self, url: str) -> None:
         name = _base_name(url)
         self._admin(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def under_throwaway_server(script: str, args: Sequence[str]) -> int:
+    """Run ``script`` with ``args`` again inside a throwaway PostgreSQL server started by
+    pg_virtualenv (fsync on, as for figures worth keeping), ``ENV`` naming it: for benchmarks
+    run without a server of their own. 2 when pg_virtualenv is missing."""
+    if shutil.which("pg_virtualenv") is None:
+        print(f"set {ENV} to a PostgreSQL URL, or install pg_virtualenv (postgresql-common)")
+        return 2
+    url = "postgresql://$PGUSER:$PGPASSWORD@$PGHOST:$PGPORT/$PGDATABASE"
+    command = [sys.executable, script, *args]
+    print("PostgreSQL: a throwaway server started by pg_virtualenv (fsync on)", flush=True)
+    return subprocess.call(
+        ["pg_virtualenv", "-o", "fsync=on", "sh", "-c", f'{ENV}="{url}" exec "$@"', "sh", *command]
+    )

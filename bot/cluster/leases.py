@@ -181,8 +181,9 @@ class LeaseKeeper:
         """One pass: renew, hand back, take; then stop acting for what could not be kept."""
         gained: dict[int, int] = {}
         lost: set[int] = set()
+        handed: set[int] = set()
         try:
-            await asyncio.wait_for(self._exchange(gained, lost), timeout=self.interval)
+            await asyncio.wait_for(self._exchange(gained, lost, handed), timeout=self.interval)
         except (TimeoutError, StorageError) as error:
             log.warning("the shard leases could not be renewed: %s", error or type(error).__name__)
         # Stop acting for a shard before the database can let another process take it.
@@ -193,6 +194,13 @@ class LeaseKeeper:
             log.warning(
                 "lease of shard %d lost (generation %d)", shard, self.generations.pop(shard, 0)
             )
+        for shard in sorted(handed):
+            log.info(
+                "lease of shard %d handed back to its own process (generation %d)",
+                shard,
+                self.generations.pop(shard, 0),
+            )
+        lost |= handed
         for shard, generation in sorted(gained.items()):
             log.info("lease of shard %d gained (generation %d)", shard, generation)
         if tell and self.events is not None:
@@ -201,9 +209,10 @@ class LeaseKeeper:
             if gained:
                 await self._tell(self.events.shards_gained, frozenset(gained))
 
-    async def _exchange(self, gained: dict[int, int], lost: set[int]) -> None:
-        """The database's part of a round; fills ``gained`` and ``lost`` as it goes, so a
-        round cut short by its timeout still counts what it did."""
+    async def _exchange(self, gained: dict[int, int], lost: set[int], handed: set[int]) -> None:
+        """The database's part of a round; fills ``gained``, ``lost`` and ``handed`` (given
+        back to the process configured for them) as it goes, so a round cut short by its
+        timeout still counts what it did."""
         read = self._clock()
         rows = await self.leases.holders()
         self._next_expiry = min(
@@ -221,19 +230,19 @@ class LeaseKeeper:
             lost.add(shard)
         gained.update({s: g for s, g in kept.items() if s not in self._until})
         self._hold(kept, sent)
-        handed = {
+        back = {
             s
             for s in self._until
             if s not in self.wanted and claimed.get(s, self.owner) != self.owner
         }
-        if handed:
-            await self.leases.release(handed, self.owner)
-            for shard in handed:
+        if back:
+            await self.leases.release(back, self.owner)
+            for shard in back:
                 del self._until[shard]
-            lost |= handed
+            handed |= back
         dead = {lease.shard_id for lease in rows if not lease.live}
         free = {s for s in self.wanted | dead if claimed.get(s, self.owner) == self.owner}
-        candidates = free - self._until.keys() - handed - live.keys()
+        candidates = free - self._until.keys() - back - live.keys()
         sent = self._clock()
         taken = await self.leases.acquire(candidates, self._count, self.owner, self.ttl)
         self._hold(taken, sent)

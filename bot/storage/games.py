@@ -220,10 +220,11 @@ class GameRows(LeagueRows):
         if not ids:
             return []
         marks = ", ".join("?" * len(ids))
+        # The remainder by integer division, not ``%``: psycopg reads ``%`` as a placeholder.
         rows = await self._conn.execute_fetchall(
             _GAME_COLUMNS + " WHERE status IN ('lobby', 'active')"
-            f" AND ((guild_id >> 22) % ?) IN ({marks}) ORDER BY id",
-            (shard_count, *ids),
+            f" AND ((guild_id >> 22) - ((guild_id >> 22) / ?) * ?) IN ({marks}) ORDER BY id",
+            (shard_count, shard_count, *ids),
         )
         return await self._records(rows)
 

@@ -33,7 +33,8 @@ def test_check_opens_postgresql_and_hides_the_password(
     finally:
         pg_databases.drop(url)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert f"opened; schema at version {len(bundled_pg_migrations())}" in checked.stdout
+    newest = len(bundled_pg_migrations())
+    assert f"opened; schema at version {newest}" in checked.stdout
     password = url.split("@")[0].rsplit(":", 1)[1]
     assert f":{password}@" not in checked.stdout + checked.stderr
     assert not (tmp_path / "data").exists()  # no SQLite file, no lock file

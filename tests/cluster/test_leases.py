@@ -14,8 +14,10 @@ import pytest
 from bot.cluster.leases import LeaseKeeper
 from bot.seats import NewSeat, assign_seats
 from bot.storage import GameStatus, LeaseLost, PostgresStore, Store
-from bot.storage.leases import Leases, owner_url
+from bot.storage.leases import Leases, ShardCountMismatch, owner_url
 from tests.waiting import eventually
+
+pytestmark = pytest.mark.postgres_only
 
 TTL = 1.0
 SHARDS = 2
@@ -152,3 +154,32 @@ async def test_a_taken_over_shard_goes_back_to_its_own_process_when_that_is_back
         assert b.held() == frozenset({1})
         await eventually(lambda: told.lost == [frozenset({0})])
         assert told.gained == [frozenset({0})]
+
+
+async def test_a_process_with_another_shard_count_is_refused_while_the_others_live(
+    pg_url: str,
+) -> None:
+    async with process(pg_url, "a", None) as (_, a):
+        await a.start()
+        leases = await Leases.open(pg_url)
+        try:
+            other = LeaseKeeper(leases, owner="c", shard_count=3, ttl=TTL)
+            with pytest.raises(ShardCountMismatch, match="SHARD_COUNT=2"):
+                await other.start()
+            await a.stop()  # every process of the old count stopped: the new count may start
+            await asyncio.wait_for(other.start(), timeout=10)
+            assert other.held() == frozenset({0, 1, 2})
+            await other.stop()
+        finally:
+            await leases.close()
+
+
+def test_the_identity_reaches_every_connection_beside_the_urls_own_options() -> None:
+    assert owner_url("postgresql://u:p@h/db", "vm:12:ab") == (
+        "postgresql://u:p@h/db?options=-c%20rummy.owner%3Dvm%3A12%3Aab"
+    )
+    assert owner_url("postgresql://h/db?sslmode=require&options=-c%20x%3D1", "o") == (
+        "postgresql://h/db?sslmode=require&options=-c%20x%3D1%20-c%20rummy.owner%3Do"
+    )
+    with pytest.raises(ValueError, match="no spaces"):
+        owner_url("postgresql://h/db", "a b")

@@ -19,6 +19,8 @@ from bot.storage.leases import Leases, owner_url
 from tests.sessions.conftest import ANN, BOB, start_game, two_humans
 from tests.waiting import eventually
 
+pytestmark = pytest.mark.postgres_only
+
 TTL = 1.0
 GUILD = 0 << 22 | 5  # shard 0 of 2: the one that dies
 COMPUTER, TIMED, IDLE = 10, 11, 12  # channels
