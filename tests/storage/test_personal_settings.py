@@ -19,7 +19,7 @@ from rendering.theme import THEMES as RENDERED_THEMES
 
 
 async def test_a_person_s_settings_change_survive_a_reopen_and_go_when_forgotten(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     db = await open_store(db_path)
     try:
@@ -87,7 +87,7 @@ async def test_a_server_s_table_defaults_are_kept(db: Database) -> None:
 
 
 @pytest.mark.sqlite_only  # SQLite's own migration 8
-async def test_migration_8_keeps_who_asked_to_be_told_only_when_away(db_path: Path) -> None:
+async def test_migration_8_keeps_who_asked_to_be_told_only_when_away(db_path: Path | str) -> None:
     migrations = bundled_migrations()
     database = await Database.open(db_path, upto=7)
     await database.close()

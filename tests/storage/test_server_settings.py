@@ -15,7 +15,7 @@ from bot.storage import Database, DuplicateLiveGame, GameChanged, GameRecord, Ga
 
 
 async def test_settings_default_change_survive_a_reopen_and_go_with_the_server(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     db = await open_store(db_path)
     try:
