@@ -32,6 +32,7 @@ AnyStore = Database | PostgresStore
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: a test about SQLite itself")
     config.addinivalue_line("markers", "postgres_only: a test about PostgreSQL itself")
+    config.addinivalue_line("markers", "both_backends: a test elsewhere that runs on both")
     if os.environ.get("CI") == "true" and server_url() is None:
         raise pytest.UsageError(f"{ENV} is not set, and CI never skips the PostgreSQL part")
 
@@ -45,6 +46,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     backends = ["sqlite"]
     path = Path(metafunc.definition.path).as_posix()
     both = any(f"/{part}" in path for part in BOTH)
+    both = both or metafunc.definition.get_closest_marker("both_backends") is not None
     if server_url() and both and not metafunc.definition.get_closest_marker("sqlite_only"):
         backends.append("postgresql")
     metafunc.parametrize("backend", backends)
