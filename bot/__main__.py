@@ -34,6 +34,7 @@ import discord
 import yarl
 
 from bot.app import RummyBot
+from bot.cluster import Ownership, StaticOwnership
 from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging
@@ -106,7 +107,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             "Settings come from the environment or from a .env file, looked for in the current "
             "folder, then beside the project (RUMMY_ENV_FILE names another): DISCORD_TOKEN "
             "(required), DATABASE_PATH, "
-            "DEV_GUILD_ID, LOG_LEVEL, DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS. See .env.example. "
+            "DEV_GUILD_ID, LOG_LEVEL, DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS, SHARD_COUNT, "
+            "SHARD_IDS. See .env.example. "
             "Without --sync, commands are synced to DEV_GUILD_ID when it is set, otherwise "
             "globally whenever they changed since the last global sync. Exit status: 0 stopped "
             "by a signal, 2 a problem only the operator can fix (configuration, token, "
@@ -163,12 +165,16 @@ def lock_database(path: Path) -> InstanceLock:
 
 
 async def open_sessions(
-    target: Path | str, hard_workers: int, lobby_idle: int = DEFAULT_LOBBY_IDLE_MINUTES
+    target: Path | str,
+    hard_workers: int,
+    lobby_idle: int = DEFAULT_LOBBY_IDLE_MINUTES,
+    ownership: Ownership | None = None,
 ) -> SessionManager:
     """The sessions on the SQLite file ``target`` or the PostgreSQL URL ``target``."""
     path = target if isinstance(target, Path) else redacted(target)
     try:
-        sessions = await SessionManager.open(target, brains=Brains(workers=hard_workers))
+        brains = Brains(workers=hard_workers)
+        sessions = await SessionManager.open(target, brains=brains, ownership=ownership)
         sessions.timing.lobby_idle = lobby_idle  # before the lobbies load
     except Exception as error:  # any driver, OS or migration error: all mean the same here
         hint = access_hint(error, target) if isinstance(target, Path) else describe(error)
@@ -257,8 +263,15 @@ async def serve(settings: Settings, *, sync: bool) -> None:
 
 
 async def serve_locked(settings: Settings, *, sync: bool) -> None:
+    # Without SHARD_IDS this process runs every shard: it owns every server, whatever the count.
+    owned = StaticOwnership(settings.shard_count or 1, settings.shard_ids)
+    if settings.shard_ids is not None and 0 not in settings.shard_ids:
+        log.warning(
+            "this process does not run shard 0, to which Discord sends every DM: the buttons"
+            " of its games' hand DMs reach the process that runs shard 0"
+        )
     sessions = await open_sessions(
-        settings.database, settings.hard_workers, settings.lobby_idle_minutes
+        settings.database, settings.hard_workers, settings.lobby_idle_minutes, owned
     )
     token = settings.discord_token.reveal()
     state = settings.database_path.with_name(settings.database_path.name + ".commands.json")
@@ -270,10 +283,12 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
                 sessions,
                 dev_guild_id=settings.dev_guild_id,
                 sync_globally=sync,
-                sync_state=state,
+                legacy_sync_state=state,
                 extensions=EXTENSIONS,
                 members_intent=settings.members_intent,
                 server_grace=timedelta(days=settings.server_grace_days),
+                shard_count=settings.shard_count,
+                shard_ids=settings.shard_ids,
             )
             try:
                 await probe()
@@ -301,6 +316,11 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
         except discord.ConnectionClosed as error:
             if error.code == 4004:
                 raise StartFailed(TOKEN_REFUSED) from None
+            if error.code in (4010, 4011):
+                raise StartFailed(
+                    f"Discord refused the shards (code {error.code}: "
+                    f"{error.reason or 'invalid shard'}): check SHARD_COUNT and SHARD_IDS"
+                ) from None
             raise StartFailed(
                 f"Discord closed the connection (code {error.code}): {error.reason or 'no reason'}",
                 EXIT_FAILED,
@@ -312,34 +332,29 @@ async def serve_locked(settings: Settings, *, sync: bool) -> None:
 
 
 async def connect(bot: RummyBot) -> None:
-    """Open the gateway connection and keep it; return when the bot is closed.
+    """Open the gateway connections (one per shard this process runs) and keep them; return
+    when the bot is closed.
 
-    Once connected, discord.py reconnects by itself. Before that, discord.py 2.7.1 cannot:
-    after a failed first attempt it reads the missing connection's state and raises an
-    AttributeError, so the first connection is retried here.
+    discord.py connects each shard again by itself, the first time too (every few seconds,
+    told in one line each time: :class:`bot.logs.OneLineReconnects`). Before any shard
+    connects it asks Discord's API how to shard; an API that does not answer then is waited
+    for here.
     """
-
-    def never_connected() -> bool:
-        ws: object | None = bot.ws  # typed as always set; it is None until the first connection
-        return ws is None
-
-    RECONNECTS.silent = never_connected
+    RECONNECTS.reason = network_reason
     attempt = 0
     while True:
         try:
             await bot.connect(reconnect=True)
             return
-        except (AttributeError, OSError, aiohttp.ClientError, TimeoutError) as error:
-            cause = error.__context__ if isinstance(error, AttributeError) else error
-            network = isinstance(cause, (OSError, aiohttp.ClientError, TimeoutError))
-            if cause is None or not network or not never_connected() or bot.is_closed():
+        except (discord.GatewayNotFound, OSError, aiohttp.ClientError) as error:
+            if bot.shards or bot.is_closed():
                 raise
             delay = next_delay(attempt)
             attempt += 1
+            cause = error.__cause__ if isinstance(error, discord.GatewayNotFound) else error
             log.warning(
-                "cannot reach Discord's gateway at %s (%s); retrying in %.0f s",
-                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
-                network_reason(cause),
+                "Discord did not say how to connect the shards (%s); retrying in %.0f s",
+                network_reason(cause) if cause is not None else describe(error),
                 delay,
             )
             await asyncio.sleep(delay)

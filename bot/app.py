@@ -4,18 +4,22 @@ the extensions in setup_hook.
 Keeping resource creation in the launcher (database, sessions) and out of the Bot means
 tests can hand a bot a session manager of their own, and the Bot never outlives them.
 
-When commands are registered with Discord (synced):
+The Bot is sharded (``AutoShardedBot``): one process runs every shard by default, the count
+Discord recommends; ``shard_count`` and ``shard_ids`` (``SHARD_COUNT``, ``SHARD_IDS``) make
+it run some of a fixed number, the others running in other processes.
+
+When commands are registered with Discord (synced): only by the process that owns shard 0,
+so that several processes on one database sync once; and then
 
 - ``dev_guild_id`` set: to that server at every start (Discord applies server commands at once,
   and server syncs are cheap); the global commands are left alone.
 - ``sync_globally=True`` (``--sync``): globally, at this start.
-- otherwise, with a ``sync_state`` file (the launcher keeps one next to the database):
-  globally when the commands differ from the last ones synced globally by this application —
-  so a fresh install registers them, an upgrade that changes them re-registers them, and an
-  ordinary restart sends nothing (global syncs are rate-limited by Discord).
-- otherwise (no state file, as in tests): globally at every start.
+- otherwise globally when the commands differ from the last ones synced globally by this
+  application, as the database remembers (:mod:`bot.synced_commands`) — so a fresh install
+  registers them, an upgrade that changes them re-registers them, and an ordinary restart
+  sends nothing (global syncs are rate-limited by Discord).
 
-The state file also remembers the servers that got a copy of the commands (``DEV_GUILD_ID``).
+The database also remembers the servers that got a copy of the commands (``DEV_GUILD_ID``).
 A start without that server as ``DEV_GUILD_ID`` clears its copy (one cheap server sync) and
 forgets it: otherwise the test server would list every command twice, its copy beside the
 global one, long after development ended.
@@ -23,11 +27,11 @@ global one, long after development ended.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,10 +39,10 @@ from typing import Any, TypeVar
 import discord
 from discord.ext import commands
 
-from bot.files import write_private
 from bot.i18n import CatalogTranslator
 from bot.logs import describe, quiet_voice
 from bot.sessions import SessionManager
+from bot.synced_commands import GLOBAL_SCOPE
 
 log = logging.getLogger(__name__)
 
@@ -53,38 +57,12 @@ Interactions reach a bot whatever its intents, and it reads no message, reaction
 voice, invite or presence event, so ``Intents.default()`` would only make Discord send
 events nobody reads."""
 
-
-@dataclass
-class SyncState:
-    """What the state file remembers per application: the digest of the commands last
-    synced globally, and the servers that hold a copy of them."""
-
-    digests: dict[str, str] = field(default_factory=dict)
-    guilds: dict[str, list[int]] = field(default_factory=dict)
-
-    @classmethod
-    def parse(cls, text: str) -> SyncState:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            return cls()
-        if not isinstance(data.get("global"), dict):  # the first format: digests only
-            return cls({str(k): str(v) for k, v in data.items()})
-        guilds = data.get("guilds") if isinstance(data.get("guilds"), dict) else {}
-        assert isinstance(guilds, dict)
-        return cls(
-            {str(k): str(v) for k, v in data["global"].items()},
-            {
-                str(k): [int(g) for g in v if str(g).isdigit()]
-                for k, v in guilds.items()
-                if isinstance(v, list)
-            },
-        )
-
-    def dump(self) -> str:
-        return json.dumps({"global": self.digests, "guilds": self.guilds}, indent=1) + "\n"
+IDENTIFY_WINDOW = 5.0
+"""Seconds Discord wants between two IDENTIFYs of one rate-limit bucket (shards ``i`` with
+the same ``i % max_concurrency``)."""
 
 
-class RummyBot(commands.Bot):
+class RummyBot(commands.AutoShardedBot):
     def __init__(
         self,
         sessions: SessionManager,
@@ -93,27 +71,38 @@ class RummyBot(commands.Bot):
         extensions: Sequence[str],
         guild_ready_timeout: float = 2.0,
         sync_globally: bool = False,
-        sync_state: Path | None = None,
+        legacy_sync_state: Path | None = None,
         members_intent: bool = False,
         server_grace: timedelta = timedelta(days=7),
+        shard_count: int | None = None,
+        shard_ids: Collection[int] | None = None,
     ) -> None:
         """``members_intent``: also ask for the privileged members intent (``MEMBERS_INTENT``),
         to hear of members who leave a server. ``server_grace``: how long a server's data
-        is kept after the bot is removed from it."""
+        is kept after the bot is removed from it. ``shard_count``: the shards of the bot
+        across all its processes (None: as Discord recommends); ``shard_ids``: those this
+        process runs (None: all). ``legacy_sync_state``: where an older version kept its
+        record of the synced commands, carried over into the database once."""
         quiet_voice()
+        if shard_ids is not None and shard_count is None:
+            raise ValueError("shard_ids needs shard_count")
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS | discord.Intents(members=True) if members_intent else INTENTS,
             guild_ready_timeout=guild_ready_timeout,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False),
+            shard_count=shard_count,
         )
+        self.shard_ids = None if shard_ids is None else sorted(shard_ids)
         self.sessions = sessions
         self.dev_guild_id = dev_guild_id
         self.extension_names = tuple(extensions)
         self.sync_globally = sync_globally
-        self.sync_state = sync_state
+        self.legacy_sync_state = legacy_sync_state
         self.server_grace = server_grace
         self._services: dict[type[Any], object] = {}
+        self._identify_concurrency = 1
+        self._identified: dict[int, float] = {}
 
     def provide(self, kind: type[_S], service: _S) -> None:
         """Offer ``service`` to the other extensions, found by its class: the extensions
@@ -136,31 +125,81 @@ class RummyBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
 
+    async def close(self) -> None:
+        try:
+            await super().close()
+        except AttributeError as error:
+            # discord.py 2.7.1's sharded close ends by posting to a queue made at login: a
+            # bot closed before it logged in (a start that failed, a test of its setup)
+            # has none, and everything else is closed by then.
+            if "__queue" not in str(error):
+                raise
+
+    async def launch_shards(self) -> None:
+        """Ask Discord for the shard count (unless set) and how many shards may identify
+        at once, then connect the shards. The gateway stays discord.py's (or the one the
+        launcher set), as for an unsharded bot: only the count comes from Discord."""
+        count, _, limits = await self.http.get_bot_gateway()
+        chosen: int | None = self.shard_count  # None until known, whatever its annotation
+        if chosen is None:
+            self.shard_count = count
+        self._identify_concurrency = max(1, int(limits.get("max_concurrency", 1)))
+        await super().launch_shards()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait until the shard's identify bucket may identify again: Discord allows one
+        IDENTIFY per ``IDENTIFY_WINDOW`` in each of ``max_concurrency`` buckets (discord.py
+        waits that long before every IDENTIFY but the first, so many shards start slowly)."""
+        bucket = (shard_id or 0) % self._identify_concurrency
+        loop = asyncio.get_running_loop()
+        last = self._identified.get(bucket)
+        if last is not None and (wait := last + IDENTIFY_WINDOW - loop.time()) > 0:
+            await asyncio.sleep(wait)
+        self._identified[bucket] = loop.time()
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process registers the commands: the one that owns shard 0."""
+        return 0 in self.sessions.ownership.held()
+
     async def sync_commands(self) -> None:
         """Register the commands with Discord as the module docstring describes.
 
         A refused sync is logged and the bot carries on: the commands registered before still
         work, and the next start tries again.
         """
+        if not self.syncs_commands:
+            log.info("the commands are synced by the process that runs shard 0; not syncing")
+            return
+        record = self.sessions.synced_commands
+        if self.legacy_sync_state is not None:
+            await record.carry_over(self.legacy_sync_state)
+        app = self.application_id or 0
+        synced = await record.digests(app)
+        digest = await self._global_commands_hash()
         if self.dev_guild_id is not None:
             guild = discord.Object(id=self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             if await self._sync(guild, f"server {self.dev_guild_id}"):
-                self._remember_guild(self.dev_guild_id, keep=True)
-        for stale in self._state().guilds.get(str(self.application_id), []):
-            if stale != self.dev_guild_id:
-                await self._clear_guild(stale)
+                await record.synced(app, self.dev_guild_id, digest)
+        for stale in synced:
+            if stale not in (GLOBAL_SCOPE, self.dev_guild_id):
+                await self._clear_guild(app, stale)
         if self.sync_globally:
-            await self._sync(None, "globally (--sync)")
-        elif self.dev_guild_id is None:
-            if self.sync_state is None:
-                await self._sync(None, "globally")
-            elif await self._global_commands_changed():
-                await self._sync(None, "globally (the commands changed since the last sync)")
-            else:
-                log.info("commands unchanged since the last global sync; not syncing")
+            where = "globally (--sync)"
+        elif self.dev_guild_id is not None:
+            return
+        elif GLOBAL_SCOPE not in synced:
+            where = "globally"
+        elif synced[GLOBAL_SCOPE] != digest:
+            where = "globally (the commands changed since the last sync)"
+        else:
+            log.info("commands unchanged since the last global sync; not syncing")
+            return
+        if await self._sync(None, where):
+            await record.synced(app, GLOBAL_SCOPE, digest)
 
-    async def _clear_guild(self, guild_id: int) -> None:
+    async def _clear_guild(self, app: int, guild_id: int) -> None:
         """Remove the copy of the commands a former ``DEV_GUILD_ID`` holds (the tree has no
         command for that server, so its sync sends an empty list)."""
         guild = discord.Object(id=guild_id)
@@ -175,7 +214,7 @@ class RummyBot(commands.Bot):
             return
         else:
             log.info("removed the application commands %s", where)
-        self._remember_guild(guild_id, keep=False)
+        await self.sessions.synced_commands.cleared(app, guild_id)
 
     async def _sync(self, guild: discord.abc.Snowflake | None, where: str) -> bool:
         try:
@@ -192,10 +231,6 @@ class RummyBot(commands.Bot):
             log.error("could not register the commands %s: %s", where, describe(error))
             return False
         log.info("synced %d application commands %s", len(synced), where)
-        if guild is None:
-            state = self._state()
-            state.digests[str(self.application_id)] = await self._global_commands_hash()
-            self._save(state)
         return True
 
     async def _global_commands_hash(self) -> str:
@@ -209,40 +244,6 @@ class RummyBot(commands.Bot):
                 payload.append(await command.get_translated_payload(self.tree, translator))
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-    def _state(self) -> SyncState:
-        if self.sync_state is None:
-            return SyncState()
-        try:
-            return SyncState.parse(self.sync_state.read_text("utf-8"))
-        except (OSError, ValueError):
-            return SyncState()
-
-    async def _global_commands_changed(self) -> bool:
-        stored = self._state().digests.get(str(self.application_id))
-        return stored != await self._global_commands_hash()
-
-    def _remember_guild(self, guild_id: int, *, keep: bool) -> None:
-        state = self._state()
-        app = str(self.application_id)
-        guilds = [g for g in state.guilds.get(app, []) if g != guild_id]
-        if keep:
-            guilds.append(guild_id)
-        if guilds:
-            state.guilds[app] = guilds
-        else:
-            state.guilds.pop(app, None)
-        self._save(state)
-
-    def _save(self, state: SyncState) -> None:
-        if self.sync_state is None:
-            return
-        try:
-            write_private(self.sync_state, state.dump())
-        except OSError as error:
-            log.warning(
-                "could not record the synced commands in %s: %s", self.sync_state, describe(error)
-            )
 
     async def on_ready(self) -> None:
         log.info("connected as %s; %d games live", self.user, len(self.sessions.sessions))

@@ -53,24 +53,43 @@ class OneLineReconnects(logging.Filter):
 
     The record keeps its logger; the traceback becomes a short reason. ``silent`` tells
     when the launcher reports the failure itself (the first connection), and the record is
-    dropped then.
+    dropped then. A shard that cannot connect at all (discord.py tries again every
+    ``SHARD_RETRY`` seconds) is told as the gateway it cannot reach, with ``reason``'s words.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.silent: Callable[[], bool] = lambda: False
+        self.reason: Callable[[BaseException], str] = lambda error: describe(error)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.exc_info and str(record.msg).startswith("Attempting a reconnect"):
+        if not record.exc_info:
+            return True
+        error = record.exc_info[1] or Exception()
+        message = str(record.msg)
+        if message.startswith("Attempting a reconnect"):
             if self.silent():
                 return False
-            error = record.exc_info[1]
             record.msg = "no connection to Discord's gateway (%s); trying again in %.0f s"
-            record.args = (describe(error), *(record.args or ()))
-            record.exc_info = None
-            record.exc_text = None
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            given = record.args if isinstance(record.args, tuple) else ()
+            record.args = (describe(error), *given[-1:])  # the delay: the last argument
+        elif message.startswith("Failed to connect for shard_id"):
+            record.msg = (
+                "cannot reach Discord's gateway at %s (%s) for shard %s; retrying in %.0f s"
+            )
+            gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+            shard = (record.args or ("?",))[0] if isinstance(record.args, tuple) else "?"
+            record.args = (gateway, self.reason(error), shard, SHARD_RETRY)
+        else:
+            return True
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
+
+
+SHARD_RETRY = 5.0
+"""Seconds discord.py waits before connecting a shard again after a failed first attempt."""
 
 
 RECONNECTS = OneLineReconnects()
@@ -116,10 +135,11 @@ def setup_logging(
     logging.getLogger("discord").setLevel(discord_level or at_least_info)
     for name in _CHATTY:
         logging.getLogger(name).setLevel(at_least_info)
-    client = logging.getLogger("discord.client")
-    for old_filter in [f for f in client.filters if isinstance(f, OneLineReconnects)]:
-        client.removeFilter(old_filter)
-    client.addFilter(RECONNECTS)
+    for name in ("discord.client", "discord.shard"):
+        client = logging.getLogger(name)
+        for old_filter in [f for f in client.filters if isinstance(f, OneLineReconnects)]:
+            client.removeFilter(old_filter)
+        client.addFilter(RECONNECTS)
     quiet_voice()
 
 

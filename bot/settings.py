@@ -31,6 +31,7 @@ ENV_FILE_VARIABLE = "RUMMY_ENV_FILE"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 MAX_HARD_WORKERS = 32
+MAX_SHARDS = 65536
 _BASE64URL = frozenset(string.ascii_letters + string.digits + "-_")
 
 
@@ -175,6 +176,11 @@ class Settings:
     lobby_idle_minutes: int = DEFAULT_LOBBY_IDLE_MINUTES
     """Minutes a lobby may go without a join, a leave or an added computer before it closes
     itself (``LOBBY_IDLE_MINUTES``, 1 to a week), so an abandoned table frees its channel."""
+    shard_count: int | None = None
+    """How many shards the bot runs across all its processes (``SHARD_COUNT``); unset: the
+    count Discord recommends, every shard in this process."""
+    shard_ids: frozenset[int] | None = None
+    """The shards this process runs (``SHARD_IDS``, which needs ``SHARD_COUNT``); unset: all."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -204,6 +210,7 @@ class Settings:
         :func:`env_file_places` (``()`` reads no ``.env``)."""
         sources = read_sources(environ, env_files)
         values = sources.values
+        shard_count, shard_ids = _shards(values.get("SHARD_COUNT", ""), values.get("SHARD_IDS", ""))
         return cls(
             discord_token=_token(values.get("DISCORD_TOKEN", ""), sources),
             database_path=sources.database_path(),
@@ -217,6 +224,8 @@ class Settings:
             members_intent=_switch("MEMBERS_INTENT", values.get("MEMBERS_INTENT", "")),
             server_grace_days=_grace_days(values.get("SERVER_DATA_GRACE_DAYS", "")),
             lobby_idle_minutes=_lobby_idle(values.get("LOBBY_IDLE_MINUTES", "")),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),
@@ -339,6 +348,41 @@ def _guild_id(text: str) -> int | None:
     if guild_id <= 0:
         raise SettingsError(f"DEV_GUILD_ID must be a positive server id, not {text!r}")
     return guild_id
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, frozenset[int] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS``: the total, and the comma-separated shards of this
+    process (each from 0 to the total minus one, named once)."""
+    count = None
+    if count_text.strip():
+        count = _whole_number(count_text)
+        if count is None or not 1 <= count <= MAX_SHARDS:
+            raise SettingsError(
+                f"SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARDS},"
+                f" not {count_text!r}"
+            )
+    if not ids_text.strip():
+        return count, None
+    if count is None:
+        raise SettingsError(
+            "SHARD_IDS needs SHARD_COUNT: set how many shards the bot runs across all its processes"
+        )
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        shard = _whole_number(part)
+        if shard is None or not part.strip().isdigit():
+            raise SettingsError(
+                f"SHARD_IDS must be shard numbers separated by commas (like 0,1), not {ids_text!r}"
+            )
+        if shard >= count:
+            raise SettingsError(
+                f"SHARD_IDS names shard {shard}, but SHARD_COUNT={count} numbers the shards"
+                f" 0 to {count - 1}"
+            )
+        if shard in ids:
+            raise SettingsError(f"SHARD_IDS names shard {shard} twice")
+        ids.append(shard)
+    return count, frozenset(ids)
 
 
 def _workers(text: str) -> int:

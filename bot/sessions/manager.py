@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from bot.clock import utc_now
+from bot.cluster.shards import Ownership, StaticOwnership, shard_of
 from bot.personal_settings import PersonalSettingsBook
 from bot.rummy import Game, PlayerError, Ruleset
 from bot.seats import NewSeat, assign_seats
@@ -37,6 +38,7 @@ from bot.storage import (
     Store,
     open_store,
 )
+from bot.synced_commands import SyncedCommands
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +47,18 @@ SHUTDOWN_GRACE = 5.0
 
 
 class SessionManager:
-    """Owns the store and the live sessions.
+    """Owns the store and the live sessions of the servers this process owns.
 
     The manager's own lock covers opening sessions and the requests that touch several
     (deletions); game operations never take it, so a listener may open a lobby.
     """
 
-    def __init__(self, store: Store, brains: Brains | None = None) -> None:
+    def __init__(
+        self, store: Store, brains: Brains | None = None, ownership: Ownership | None = None
+    ) -> None:
         self._store = store
+        self.ownership: Ownership = ownership if ownership is not None else StaticOwnership()
+        """The shards whose servers' games this process loads and plays (by default all)."""
         self.brains = brains if brains is not None else Brains()
         """Where the computer players think, and their pace (``brains.delay``)."""
         self.timing = Timing()
@@ -71,10 +77,14 @@ class SessionManager:
         """What each person chose (the look of their pictures, when they are told)."""
         self.messages = MessageLedger(store)
         """The Discord messages that show each live game (the one way their ids are kept)."""
+        self.synced_commands = SyncedCommands(store)
+        """Which slash commands were registered with Discord, and where."""
 
     @classmethod
-    async def open(cls, path: str | Path, *, brains: Brains | None = None) -> SessionManager:
-        return cls(await open_store(path), brains)
+    async def open(
+        cls, path: str | Path, *, brains: Brains | None = None, ownership: Ownership | None = None
+    ) -> SessionManager:
+        return cls(await open_store(path), brains, ownership)
 
     async def close(self) -> None:
         """Let operations in flight commit, close every session, give the listeners a few
@@ -227,15 +237,50 @@ class SessionManager:
             return await repo.load_game(game_id)
 
     async def load_active(self, guild_ids: Collection[int] | None = None) -> int:
-        """Open a session for every stored lobby and unfinished game (of ``guild_ids`` if
-        given); returns how many were opened.
+        """Open a session for every stored lobby and unfinished game of the servers this
+        process owns (of ``guild_ids`` if given); returns how many were opened.
 
         A game that cannot be restored is logged and left stored (``clear_broken`` frees
         its channel); the others load regardless.
         """
+        if guild_ids is not None:
+            return await self._load(None, guild_ids)
+        count, held = self.ownership.shard_count, self.ownership.held()
+        return await self._load(None if held >= set(range(count)) else held)
+
+    async def load_shards(self, shard_ids: Collection[int]) -> int:
+        """Open the stored games of the servers on ``shard_ids``, as a restart does (turn
+        timers from their stored deadlines, computer players caught up): for a process that
+        has just taken those shards over. Returns how many were opened."""
+        return await self._load(frozenset(shard_ids))
+
+    async def unload_shards(self, shard_ids: Collection[int]) -> int:
+        """Drop the sessions of the servers on ``shard_ids`` from this process without
+        writing anything: their timers and computer players stop (an operation being
+        committed finishes first), and the stored games stay as they are, for the process
+        that owns those shards now. Returns how many were dropped."""
+        count, ids = self.ownership.shard_count, frozenset(shard_ids)
+        async with self._lock:
+            leaving = [
+                s for s in list(self._by_game.values()) if shard_of(s.guild_id, count) in ids
+            ]
+            for session in leaving:
+                await session._shutdown()
+        if leaving:
+            log.info("shards %s released; %d games unloaded", sorted(ids), len(leaving))
+        return len(leaving)
+
+    async def _load(
+        self, shard_ids: frozenset[int] | None, guild_ids: Collection[int] | None = None
+    ) -> int:
+        """Open the stored live games of ``shard_ids`` (None: of every shard, or of
+        ``guild_ids`` when given) that have no session yet."""
         async with self._lock:
             async with self._store.unit() as repo:
-                records = await repo.live_games(guild_ids)
+                if shard_ids is None:
+                    records = await repo.live_games(guild_ids)
+                else:
+                    records = await repo.live_games_of_shards(self.ownership.shard_count, shard_ids)
                 dealt = [r.id for r in records if r.status is GameStatus.ACTIVE]
                 logs = await repo.game_logs(dealt)
                 shown = await repo.game_messages([r.id for r in records])

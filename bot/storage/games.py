@@ -209,6 +209,25 @@ class GameRows(LeagueRows):
             )
         return await self._records(rows)
 
+    async def live_games_of_shards(
+        self, shard_count: int, shard_ids: Collection[int]
+    ) -> list[GameRecord]:
+        """Every lobby and game in play whose server Discord routes to one of ``shard_ids``
+        (``(guild_id >> 22) % shard_count``), oldest first: what a process that runs those
+        shards loads, at start-up or when it takes them over. The rule is written in SQL
+        both SQLite and PostgreSQL read, so no other process's games are read at all."""
+        ids = sorted(set(shard_ids))
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        # The remainder by integer division, not ``%``: psycopg reads ``%`` as a placeholder.
+        rows = await self._conn.execute_fetchall(
+            _GAME_COLUMNS + " WHERE status IN ('lobby', 'active')"
+            f" AND ((guild_id >> 22) - ((guild_id >> 22) / ?) * ?) IN ({marks}) ORDER BY id",
+            (shard_count, shard_count, *ids),
+        )
+        return await self._records(rows)
+
     async def active_games(self) -> list[GameRecord]:
         """Every dealt game still being played, oldest first."""
         return [r for r in await self.live_games() if r.status is GameStatus.ACTIVE]

@@ -2,13 +2,15 @@
 
 Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
 :mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`,
-:mod:`~bot.storage.settings`, :mod:`~bot.storage.server`, :mod:`~bot.storage.rematch`) holds
+:mod:`~bot.storage.settings`, :mod:`~bot.storage.server`, :mod:`~bot.storage.rematch`,
+:mod:`~bot.storage.command_sync`) holds
 the SQL of its own methods, written once; this class only puts them together into the
 :class:`~bot.storage.repository.Repository` the sessions and the league use.
 """
 
 from __future__ import annotations
 
+from bot.storage.command_sync import CommandSyncRows
 from bot.storage.hygiene import PersonalDataRows
 from bot.storage.lobby import LobbyRows
 from bot.storage.posts import MessageRows
@@ -18,7 +20,13 @@ from bot.storage.settings import SettingRows
 
 
 class SqliteRepository(
-    LobbyRows, PersonalDataRows, MessageRows, SettingRows, ServerSettingRows, RematchRows
+    LobbyRows,
+    PersonalDataRows,
+    MessageRows,
+    SettingRows,
+    ServerSettingRows,
+    RematchRows,
+    CommandSyncRows,
 ):
     """:class:`~bot.storage.repository.Repository` on one SQLite connection inside an open
     transaction, or on PostgreSQL's adapter (:class:`~bot.storage.pg_connection.PgConnection`,

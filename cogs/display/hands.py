@@ -122,7 +122,7 @@ class Hands:
 
     def __init__(
         self,
-        bot: commands.Bot,
+        bot: commands.AutoShardedBot,
         pace: Pacer,
         keeper: MessageKeeper,
         pings: Pings,

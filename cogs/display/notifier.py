@@ -32,9 +32,10 @@ class Notifier(commands.Cog):
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
         self.games: dict[int, GameMessages] = {}
-        self.pace = Pacer(PACE)
+        self.pace = Pacer(PACE, ownership=bot.sessions.ownership)
         """Every request of the workers that counts against Discord's global rate limit
-        waits its turn here, so a burst of games is slowed, not answered with 429s."""
+        waits its turn here, so a burst of games is slowed, not answered with 429s; at this
+        process's share of the bot's pace (its shards among all)."""
         self.pending_channels: set[int] = set()
         """Channels where a lobby is being created; its message is the command's answer."""
         self.gone: set[int] = set()

@@ -126,3 +126,26 @@ def test_retry_delays_grow_and_are_capped() -> None:
     assert all(d <= 60 for d in delays)
     assert delays[-1] >= 48
     assert next_delay(10_000) <= 60
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_a_shard_that_cannot_connect_or_reconnect_is_one_line() -> None:
+    stream = io.StringIO()
+    setup_logging("INFO", stream=stream)
+    for message, args in (
+        ("Failed to connect for shard_id: %s. Retrying...", (1,)),
+        ("Attempting a reconnect for shard ID %s in %.2fs", (1, 3.5)),
+    ):
+        try:
+            raise OSError(111, "Connect call failed ('127.0.0.1', 9)")
+        except OSError:
+            # What discord.py's sharded client logs before trying a shard again.
+            logging.getLogger("discord.shard").exception(message, *args)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert all("WARNING" in line and "connect call failed" in line for line in lines)
+    assert "cannot reach Discord's gateway at" in lines[0]
+    assert "(connect call failed" in lines[0]
+    assert "for shard 1" in lines[0]
+    assert "retrying in 5 s" in lines[0]
+    assert "trying again in 4 s" in lines[1]

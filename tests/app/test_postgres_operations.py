@@ -15,6 +15,7 @@ import pytest
 from bot.rummy import preset
 from bot.sessions import SessionManager
 from bot.storage import PostgresStore
+from bot.storage.pg_migrate import bundled_pg_migrations
 from scripts.forget import main as forget_main
 from tests.app.test_launcher import TOKEN, run_launcher
 from tests.postgres import Databases
@@ -34,7 +35,8 @@ def test_check_opens_postgresql_and_hides_the_password(
     finally:
         pg_databases.drop(url)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "opened; schema at version 1" in checked.stdout
+    newest = bundled_pg_migrations()[-1].version
+    assert f"opened; schema at version {newest}" in checked.stdout
     password = url.split("@")[0].rsplit(":", 1)[1]
     assert f":{password}@" not in checked.stdout + checked.stderr
     assert not (tmp_path / "data").exists()  # no SQLite file, no lock file

@@ -31,14 +31,16 @@ Main API (see the classes for details):
 
 - `FakeDiscord(*, token="fake-bot-token", rate_limits=True, global_limit=50,
   route_limits=None, interaction_deadline=3.0, attachment_size_limit=10 MiB,
-  bot_name="Rummy", message_events=True)`; `async with` starts and stops it.
+  bot_name="Rummy", message_events=True, shards=1, max_concurrency=1)`; `async with`
+  starts and stops it.
   `message_events`: the bot receives MESSAGE_CREATE / UPDATE / DELETE for its own
   non-ephemeral messages, as from Discord. `api_base`, `gateway_url`,
   `env()`, `bot_user`, `application_id`, `token`. `rate_limits`, `global_limit` and
   `interaction_deadline` (seconds, None for none) may be changed at any time.
   `route_limits` maps a route ("PATCH /channels/{channel_id}/messages/{message_id}") to
   (requests, seconds) per channel; `DISCORD_ROUTE_LIMITS` approximates Discord's.
-- World: `add_guild(name, *, locale="en-US", owner=None) -> Guild`;
+- World: `add_guild(name, *, locale="en-US", owner=None, shard=None) -> Guild` (`shard`: an
+  id Discord routes to that shard; `fake.shard_of(guild)` tells a guild's shard, 0 for None);
   `Guild.add_text_channel(name)`, `Guild.add_thread(parent, name)`,
   `Guild.add_role(name, permissions)`, `Guild.add_member(user, roles)`,
   `Guild.set_member_roles(user, roles)`, `Guild.set_role_permissions(role, perms)` (the bot's
@@ -94,8 +96,15 @@ Main API (see the classes for details):
 - Faults: `faults`, a list of callables a test fills: each gets every request's
   `RequestRecord` (method, route, path, interaction_id) and may return an `ApiError`
   (a 500, an expired interaction's 10062) that is answered instead of the route's own.
-- Gateway: `wait_ready(timeout, *, sessions=None)`, `connected`, `identify_count`,
-  `resume_count`, `disconnect(code)` (4000: the bot resumes).
+- Gateway: `wait_ready(timeout, *, sessions=None, shards=None)`, `connected` (every shard),
+  `connected_shards`, `identify_count`, `resume_count`, `disconnect(code, *, shard=None)`
+  (4000: the bot resumes).
+- Shards: `GET /gateway/bot` answers `shards` (and `max_concurrency`); an IDENTIFY's
+  `shard: [id, count]` is checked as Discord does (4010 invalid shard: malformed, an id
+  outside the count, or a count other than the fake's, since the fake routes by one count;
+  4011 sharding required: none or too few with more than one shard). A guild's GUILD_CREATE,
+  events and interactions go only to its shard's connection, `(guild_id >> 22) % shards`;
+  DM events and DM interactions to shard 0's.
 
 Limits enforced, with Discord's codes: content over 2,000 characters, more than 10 embeds
 (and the embed size limits), more than 5 action rows, a row with more than 5 buttons or a

@@ -245,6 +245,7 @@ class _Session:
     seq: int = 0
     ready: bool = False
     intents: int = 0
+    shard: int = 0
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     queue: list[tuple[str | None, JSON | None]] = field(default_factory=list)
 
@@ -293,8 +294,16 @@ class FakeDiscord:
         port: int = 0,
         heartbeat_interval: float = 41.25,
         message_events: bool = True,
+        shards: int = 1,
+        max_concurrency: int = 1,
     ) -> None:
+        if shards < 1:
+            raise ValueError(f"shards must be at least 1, not {shards}")
         self.token = token
+        self.shards = shards
+        """The shard count the fake asks for (``GET /gateway/bot``) and routes by."""
+        self.max_concurrency = max_concurrency
+        """How many shards may identify at once (``session_start_limit.max_concurrency``)."""
         self.message_events = message_events
         self.clients_check_ranges = True
         """Discord's clients refuse an option value outside its range or length; False
@@ -330,7 +339,8 @@ class FakeDiscord:
         self.identify_count = 0
         self.resume_count = 0
         self._sessions: dict[str, _Session] = {}
-        self._live: _Session | None = None
+        self._live: dict[int, _Session] = {}
+        """Shard id to the session Discord sends that shard's events to."""
         self._live_changed = asyncio.Event()
         self._global = Window(global_limit, 1.0)
         self._buckets: dict[tuple[str, str], Window] = {}
@@ -403,17 +413,35 @@ class FakeDiscord:
     # ---------------------------------------------------------------- world building
 
     def add_guild(
-        self, name: str = "guild", *, locale: str = "en-US", owner: User | None = None
+        self,
+        name: str = "guild",
+        *,
+        locale: str = "en-US",
+        owner: User | None = None,
+        shard: int | None = None,
     ) -> Guild:
-        guild = Guild(self, self.ids.next(), name, locale, owner or self.owner)
+        """A server the bot is in; ``shard``: one whose id Discord routes to that shard."""
+        guild_id = self.ids.next()
+        if shard is not None:
+            if not 0 <= shard < self.shards:
+                raise ValueError(f"shard {shard} is outside 0..{self.shards - 1}")
+            # An earlier creation time with the same (unique) low bits: still a unique id.
+            stamp = guild_id >> 22
+            stamp -= (stamp - shard) % self.shards
+            guild_id = (stamp << 22) | (guild_id & 0x3FFFFF)
+        guild = Guild(self, guild_id, name, locale, owner or self.owner)
         self.guilds[guild.id] = guild
-        self._dispatch_nowait("GUILD_CREATE", guild.to_json)
+        self._dispatch_nowait("GUILD_CREATE", guild.to_json, guild_id=guild.id)
         return guild
+
+    def shard_of(self, guild: Guild | None) -> int:
+        """The shard a server's events and interactions go to; DMs (None) go to shard 0."""
+        return 0 if guild is None else (guild.id >> 22) % self.shards
 
     def remove_guild(self, guild: Guild) -> None:
         """The bot is removed from ``guild`` (kicked, or the server deleted): GUILD_DELETE,
         and the guild and its channels are unknown from then on."""
-        self._dispatch_nowait("GUILD_DELETE", lambda: {"id": str(guild.id)})
+        self._dispatch_nowait("GUILD_DELETE", lambda: {"id": str(guild.id)}, guild_id=guild.id)
         self.guilds.pop(guild.id, None)
         for channel_id in guild.channels:
             self.channels.pop(channel_id, None)
@@ -431,7 +459,7 @@ class FakeDiscord:
             data.pop("unavailable", None)
             return data
 
-        self._dispatch_nowait("GUILD_CREATE", joined)
+        self._dispatch_nowait("GUILD_CREATE", joined, guild_id=guild.id)
 
     def add_user(
         self,
@@ -491,7 +519,7 @@ class FakeDiscord:
         if guild.id in self.guilds:
             payload = dict(data)
             payload.setdefault("guild_id", str(guild.id))
-            self._dispatch_nowait(event, lambda: payload, intent=intent)
+            self._dispatch_nowait(event, lambda: payload, intent=intent, guild_id=guild.id)
 
     # ---------------------------------------------------------------- reading the results
 
@@ -564,16 +592,33 @@ class FakeDiscord:
 
     @property
     def connected(self) -> bool:
-        return self._live is not None and self._live.ready
+        """Whether every shard has a bot connected and given its guilds."""
+        return len(self.connected_shards) == self.shards
 
-    async def wait_ready(self, timeout: float = 10.0, *, sessions: int | None = None) -> None:
-        """Wait until the bot has identified and received its guilds.
+    @property
+    def connected_shards(self) -> frozenset[int]:
+        """The shards a bot is connected on, with its guilds given."""
+        return frozenset(shard for shard, s in self._live.items() if s.ready)
+
+    async def wait_ready(
+        self,
+        timeout: float = 10.0,
+        *,
+        sessions: int | None = None,
+        shards: Iterable[int] | None = None,
+    ) -> None:
+        """Wait until the bot has identified and received its guilds on every shard.
 
         `sessions=n` also waits until at least n IDENTIFYs happened in total (after a
-        restart, pass the count before the restart plus one).
+        restart, pass the count before the restart plus the shards it runs); `shards`: wait
+        for these shards only (a process that runs some of them).
         """
+        wanted = frozenset(range(self.shards) if shards is None else shards)
         deadline = time.monotonic() + timeout
-        while not (self.connected and (sessions is None or self.identify_count >= sessions)):
+        while not (
+            wanted <= self.connected_shards
+            and (sessions is None or self.identify_count >= sessions)
+        ):
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"the bot did not connect within {timeout} s")
@@ -581,11 +626,12 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._live_changed.wait(), left)
 
-    async def disconnect(self, code: int = 4000) -> None:
-        """Close the bot's gateway connection (4000: it may resume; 4004: it must not)."""
-        session = self._live
-        if session is not None and session.ws is not None:
-            await session.ws.close(code=code)
+    async def disconnect(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close the bot's gateway connection of ``shard`` (None: of every shard); 4000: it
+        may resume; 4004: it must not."""
+        for shard_id, session in list(self._live.items()):
+            if shard in (None, shard_id) and session.ws is not None:
+                await session.ws.close(code=code)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
@@ -614,7 +660,11 @@ class FakeDiscord:
                     if data.get("token") != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
-                    session = await self._identify(ws, int(data.get("intents") or 0))
+                    shard = self._shard_identified(data.get("shard"))
+                    if isinstance(shard, tuple):
+                        await ws.close(code=shard[0], message=shard[1].encode())
+                        break
+                    session = await self._identify(ws, int(data.get("intents") or 0), shard)
                 elif op == 6:
                     session = await self._resume(ws, data)
                 elif op == 8:
@@ -624,19 +674,42 @@ class FakeDiscord:
             if session is not None and session.ws is ws:
                 session.ws = None
                 session.ready = False
-                if self._live is session:
-                    self._live = None
+                if self._live.get(session.shard) is session:
+                    del self._live[session.shard]
                     self._live_changed.set()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, intents: int) -> _Session:
+    def _shard_identified(self, given: Any) -> int | tuple[int, str] | None:
+        """The shard an IDENTIFY asks for (None: it gave none, which one shard allows), or
+        the close code and reason Discord answers: 4010 for a malformed shard, an id outside
+        the count or a count other than the fake's (Discord accepts more shards than it
+        asks for; the fake routes by one count), 4011 for too few shards."""
+        if given is None:
+            return None if self.shards == 1 else (4011, "Sharding required.")
+        if not isinstance(given, list) or len(given) != 2 or not all(type(n) is int for n in given):
+            return (4010, "Invalid shard.")
+        shard_id, count = given
+        if count < self.shards and count >= 1 and 0 <= shard_id < count:
+            return (4011, "Sharding required.")
+        if count != self.shards or not 0 <= shard_id < count:
+            return (4010, "Invalid shard.")
+        return int(shard_id)
+
+    def _on_shard(self, guild_id: int, shard: int) -> bool:
+        return (guild_id >> 22) % self.shards == shard
+
+    async def _identify(
+        self, ws: web.WebSocketResponse, intents: int, shard: int | None
+    ) -> _Session:
         self.identify_count += 1
-        session = _Session(id=secrets.token_hex(16), ws=ws, intents=intents)
+        shard_id = shard or 0
+        session = _Session(id=secrets.token_hex(16), ws=ws, intents=intents, shard=shard_id)
         self._sessions[session.id] = session
-        ready = {
+        guilds = [g for g in list(self.guilds.values()) if self._on_shard(g.id, shard_id)]
+        ready: JSON = {
             "v": 10,
             "user": {**self.bot_user.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -649,11 +722,14 @@ class FakeDiscord:
             "user_settings": {},
             "auth": {},
         }
+        if shard is not None:
+            ready["shard"] = [shard, self.shards]
         await self._send(session, "READY", ready)
-        for guild in list(self.guilds.values()):
-            await self._send(session, "GUILD_CREATE", guild.to_json())
+        for guild in guilds:
+            if guild.id in self.guilds:
+                await self._send(session, "GUILD_CREATE", guild.to_json())
         session.ready = True
-        self._live = session
+        self._live[shard_id] = session
         self._live_changed.set()
         return session
 
@@ -666,7 +742,7 @@ class FakeDiscord:
         session.ws = ws
         await self._send(session, "RESUMED", {})
         session.ready = True
-        self._live = session
+        self._live[session.shard] = session
         self._live_changed.set()
         return session
 
@@ -678,7 +754,7 @@ class FakeDiscord:
         guild_ids = data.get("guild_id")
         for gid in guild_ids if isinstance(guild_ids, list) else [guild_ids]:
             guild = self.guilds.get(int(str(gid)))
-            if guild is None:
+            if guild is None or not self._on_shard(guild.id, session.shard):
                 continue
             chunk = {
                 "guild_id": str(guild.id),
@@ -704,9 +780,17 @@ class FakeDiscord:
                 session.seq += 1
                 await ws.send_str(json.dumps({"op": 0, "t": name, "s": session.seq, "d": payload}))
 
-    def _dispatch_nowait(self, event: str, make: Callable[[], JSON], *, intent: int = 0) -> None:
-        """Queue an event at once (so it precedes any later interaction) and flush it soon."""
-        session = self._live
+    def _dispatch_nowait(
+        self,
+        event: str,
+        make: Callable[[], JSON],
+        *,
+        intent: int = 0,
+        guild_id: int | None = None,
+    ) -> None:
+        """Queue an event at once (so it precedes any later interaction) and flush it soon,
+        on the shard of ``guild_id`` (None: a DM's, shard 0)."""
+        session = self._live.get(0 if guild_id is None else (guild_id >> 22) % self.shards)
         if session is None or not session.ready:
             return
         if intent and not session.intents & intent:
@@ -721,10 +805,9 @@ class FakeDiscord:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def _live_session(self, timeout: float) -> _Session:
-        await self.wait_ready(timeout)
-        assert self._live is not None
-        return self._live
+    async def _live_session(self, timeout: float, shard: int = 0) -> _Session:
+        await self.wait_ready(timeout, shards=[shard])
+        return self._live[shard]
 
     # ---------------------------------------------------------------- interactions
 
@@ -1076,7 +1159,7 @@ class FakeDiscord:
         locale: str | None = None,
         timeout: float = 10.0,
     ) -> Interaction:
-        session = await self._live_session(timeout)
+        session = await self._live_session(timeout, self.shard_of(channel.guild))
         ix_id = self.ids.next()
         payload: JSON = {
             "id": str(ix_id),
@@ -1281,11 +1364,12 @@ class FakeDiscord:
         """MESSAGE_CREATE / UPDATE / DELETE, as Discord sends them for the bot's own messages."""
         guild = msg.channel.guild
         intent = GUILD_MESSAGES_INTENT if guild is not None else DIRECT_MESSAGES_INTENT
+        where = None if guild is None else guild.id
         if event == "delete":
             data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
             if guild is not None:
                 data["guild_id"] = str(guild.id)
-            self._dispatch_nowait("MESSAGE_DELETE", lambda: data, intent=intent)
+            self._dispatch_nowait("MESSAGE_DELETE", lambda: data, intent=intent, guild_id=where)
             return
 
         def make() -> JSON:
@@ -1297,7 +1381,7 @@ class FakeDiscord:
             return data
 
         name = "MESSAGE_CREATE" if event == "create" else "MESSAGE_UPDATE"
-        self._dispatch_nowait(name, make, intent=intent)
+        self._dispatch_nowait(name, make, intent=intent, guild_id=where)
 
     def _store(self, msg: Message) -> None:
         self._messages[msg.id] = msg
@@ -1663,12 +1747,12 @@ class FakeDiscord:
             200,
             {
                 "url": self.gateway_url.rstrip("/"),
-                "shards": 1,
+                "shards": self.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             },
         )
