@@ -8,6 +8,10 @@ longer in). It runs on a stopped bot only: a running one keeps its games in memo
 would write them back, so the script takes the bot's lock and says who holds it if it
 cannot. Afterwards the write-ahead log is emptied; backups the operator made still hold the
 data, and are theirs to delete or to keep out of a restore.
+
+With ``DATABASE_URL`` set (PostgreSQL) the script erases there instead. PostgreSQL has no
+lock file for it to take: stop every bot process first. What PostgreSQL still keeps after
+(WAL, backups, replicas) is in the README's "PostgreSQL" section.
 """
 
 from __future__ import annotations
@@ -20,12 +24,18 @@ from pathlib import Path
 
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.sessions import SessionManager
-from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, read_sources, resolve_path
+from bot.settings import (
+    DEFAULT_DATABASE_PATH,
+    SettingsError,
+    read_sources,
+    redacted,
+    resolve_path,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-async def forget(database: Path, *, user: int | None = None, guild: int | None = None) -> str:
+async def forget(database: Path | str, *, user: int | None = None, guild: int | None = None) -> str:
     """Erase ``user`` or ``guild`` from ``database``; the line that says what went."""
     sessions = await SessionManager.open(database)
     try:
@@ -62,6 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     which.add_argument("--guild", type=_snowflake, help="the server's Discord id")
     parser.add_argument("--database", type=Path, help="the database, instead of DATABASE_PATH")
     args = parser.parse_args(argv)
+    url = None if args.database else read_sources().values.get("DATABASE_URL", "").strip()
+    if url:
+        try:
+            print(f"forget: {asyncio.run(forget(url, user=args.user, guild=args.guild))}")
+        except Exception as error:
+            print(f"forget: cannot erase from {redacted(url)}: {error}", file=sys.stderr)
+            return EXIT_FAILED
+        return EXIT_OK
     try:
         database = (
             resolve_path("--database", str(args.database), DEFAULT_DATABASE_PATH)

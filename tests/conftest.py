@@ -17,7 +17,7 @@ import pytest
 
 from bot.sessions import SessionManager
 from bot.storage import Database, PostgresStore, open_store
-from tests.postgres import SKIPPED, Databases, server_url
+from tests.postgres import ENV, SKIPPED, Databases, server_url
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
@@ -32,8 +32,9 @@ AnyStore = Database | PostgresStore
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only: a test about SQLite itself")
     config.addinivalue_line("markers", "postgres_only: a test about PostgreSQL itself")
+    config.addinivalue_line("markers", "both_backends: a test elsewhere that runs on both")
     if os.environ.get("CI") == "true" and server_url() is None:
-        raise pytest.UsageError(f"CI never skips the PostgreSQL part: {SKIPPED}")
+        raise pytest.UsageError(f"{ENV} is not set, and CI never skips the PostgreSQL part")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -45,6 +46,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     backends = ["sqlite"]
     path = Path(metafunc.definition.path).as_posix()
     both = any(f"/{part}" in path for part in BOTH)
+    both = both or metafunc.definition.get_closest_marker("both_backends") is not None
     if server_url() and both and not metafunc.definition.get_closest_marker("sqlite_only"):
         backends.append("postgresql")
     metafunc.parametrize("backend", backends)
@@ -60,9 +62,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=dropped)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if server_url() is None:
-        terminalreporter.write_line(SKIPPED)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's last line, after the counts, says the PostgreSQL part did not run."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if server_url() is None and reporter is not None and not hasattr(config, "workerinput"):
+        reporter.write_line(SKIPPED)
 
 
 @pytest.fixture(scope="session")

@@ -116,6 +116,8 @@ class Database:
 
         ``migrations`` and ``upto`` exist for tests of the migrations themselves.
         """
+        if str(path).startswith(("postgresql:", "postgres:")):
+            raise ValueError("a PostgreSQL URL is opened with open_store, not as a SQLite file")
         path = Path(path)
         if str(path) != ":memory:":
             _private_files(path)

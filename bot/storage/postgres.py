@@ -16,7 +16,6 @@ Sessions keep the time zone UTC, so stored times come back as UTC ``datetime`` v
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -30,8 +29,6 @@ from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import pg_migrate
 from bot.storage.sqlite import SqliteRepository
-
-log = logging.getLogger(__name__)
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 

@@ -1,6 +1,6 @@
 """Running on PostgreSQL: ``--check`` opens and upgrades it without printing its password,
-and ``scripts/pg-backup.sh`` / ``scripts/pg-restore.sh`` carry a game into another
-database."""
+``scripts/pg-backup.sh`` / ``scripts/pg-restore.sh`` carry a game into another database,
+and ``scripts/forget.py`` erases there."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.rummy import preset
 from bot.sessions import SessionManager
 from bot.storage import PostgresStore
 from bot.storage.pg_migrate import bundled_pg_migrations
+from scripts.forget import main as forget_main
 from tests.app.test_launcher import TOKEN, run_launcher
 from tests.postgres import Databases
 from tests.sessions.conftest import CHANNEL, start_game
@@ -33,7 +35,7 @@ def test_check_opens_postgresql_and_hides_the_password(
     finally:
         pg_databases.drop(url)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    newest = len(bundled_pg_migrations())
+    newest = bundled_pg_migrations()[-1].version
     assert f"opened; schema at version {newest}" in checked.stdout
     password = url.split("@")[0].rsplit(":", 1)[1]
     assert f":{password}@" not in checked.stdout + checked.stderr
@@ -77,3 +79,38 @@ def test_a_game_survives_backup_and_restore(
         assert asyncio.run(find()) == (game_id, 2)
     finally:
         pg_databases.drop(target)
+
+
+def test_the_forget_script_erases_on_postgresql(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    user, name = 712345678901234567, "Ottoline Vexhammer"
+
+    async def lobby() -> None:
+        manager = await SessionManager.open(pg_url)
+        try:
+            await manager.create_lobby(
+                guild_id=1, channel_id=5, host_id=user, host_name=name, ruleset=preset("classic")
+            )
+        finally:
+            await manager.close()
+
+    async def traces() -> int:
+        store = await PostgresStore.open(pg_url)
+        try:
+            async with store.transaction() as conn:
+                rows = await conn.execute_fetchall(
+                    "SELECT count(*) FROM seats WHERE user_id = ? OR display_name = ?",
+                    (user, name),
+                )
+                return int(rows[0][0])
+        finally:
+            await store.close()
+
+    asyncio.run(lobby())
+    assert asyncio.run(traces()) == 1
+    monkeypatch.setenv("RUMMY_ENV_FILE", "")
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    assert forget_main(["--user", str(user)]) == 0
+    assert f"user {user}: 1 live games ended" in capsys.readouterr().out
+    assert asyncio.run(traces()) == 0

@@ -83,7 +83,11 @@ async def answered(
     return ix.messages[-1].content
 
 
-def bot_env(fake: FakeDiscord, tmp_path: Path) -> tuple[Guild, Channel, list[User], dict[str, str]]:
+def bot_env(
+    fake: FakeDiscord, tmp_path: Path, database: str | None = None
+) -> tuple[Guild, Channel, list[User], dict[str, str]]:
+    """The bot's settings: its SQLite file in ``tmp_path``, or the PostgreSQL URL
+    ``database``."""
     guild = fake.add_guild("Cards")
     channel = guild.add_text_channel("rummy")
     users = [fake.add_user("ann"), fake.add_user("bob")]
@@ -92,6 +96,8 @@ def bot_env(fake: FakeDiscord, tmp_path: Path) -> tuple[Guild, Channel, list[Use
         "DEV_GUILD_ID": str(guild.id),
         "LOG_LEVEL": "WARNING",
     }
+    if database is not None:
+        env["DATABASE_URL"] = database
     return guild, channel, users, env
 
 
@@ -105,11 +111,14 @@ async def start_game(fake: FakeDiscord, guild: Guild, channel: Channel, users: l
     assert "dealt" in await answered(fake, users[0], channel, "rummy start")
 
 
+@pytest.mark.both_backends
 @pytest.mark.fake(rate_limits=True)
 async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, tmp_path: Path, db_path: Path | str
 ) -> None:
-    guild, channel, users, env = bot_env(fake, tmp_path)
+    guild, channel, users, env = bot_env(
+        fake, tmp_path, db_path if isinstance(db_path, str) else None
+    )
     log = tmp_path / "bot.log"
     with running_bot(fake, env, log) as first:
         await start_game(fake, guild, channel, users)

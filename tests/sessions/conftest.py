@@ -22,7 +22,7 @@ ANN, BOB, CAT = 111_111_111_111_111_111, 222_222_222_222_222_222, 333_333_333_33
 
 
 @contextlib.asynccontextmanager
-async def reloaded(db_path: Path) -> AsyncIterator[tuple[SessionManager, Session]]:
+async def reloaded(db_path: Path | str) -> AsyncIterator[tuple[SessionManager, Session]]:
     """A new manager on the file, as after a restart, and the game in ``CHANNEL`` that it
     must load as the only one still going."""
     again = await SessionManager.open(db_path)

@@ -43,7 +43,7 @@ async def _play_my_turn(session: Session) -> None:
         await session.apply(me, safe_action(session.view(me), legal))
 
 
-async def test_three_computers_and_a_person_play_to_the_end(db_path: Path) -> None:
+async def test_three_computers_and_a_person_play_to_the_end(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
         session = await _table(manager, ["easy", "normal", "normal"])
@@ -66,7 +66,7 @@ async def test_three_computers_and_a_person_play_to_the_end(db_path: Path) -> No
 
 
 async def test_a_hard_players_pool_starts_with_the_game_not_on_its_first_move(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     brains = Brains(delay=3600, hard_budget=0.2)  # the computer never gets to move here
     manager = await SessionManager.open(db_path, brains=brains)
@@ -78,7 +78,7 @@ async def test_a_hard_players_pool_starts_with_the_game_not_on_its_first_move(
         await manager.close()
 
 
-async def test_a_hard_player_thinks_in_the_pool_while_the_loop_runs_on(db_path: Path) -> None:
+async def test_a_hard_player_thinks_in_the_pool_while_the_loop_runs_on(db_path: Path | str) -> None:
     brains = Brains(delay=0, hard_budget=0.2)
     manager = await SessionManager.open(db_path, brains=brains)
     try:
@@ -103,7 +103,7 @@ async def test_a_hard_player_thinks_in_the_pool_while_the_loop_runs_on(db_path: 
         await manager.close()
 
 
-async def test_a_computer_to_move_moves_after_a_restart(db_path: Path) -> None:
+async def test_a_computer_to_move_moves_after_a_restart(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=3600))
     try:
         session = await _table(manager, ["normal"])
@@ -132,7 +132,7 @@ class _BrokenPool(Brains):
         raise BrokenProcessPool("the worker died")
 
 
-async def test_a_computer_whose_thinking_fails_still_moves_safely(db_path: Path) -> None:
+async def test_a_computer_whose_thinking_fails_still_moves_safely(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=_BrokenPool(delay=0))
     try:
         session = await _table(manager, ["hard"])

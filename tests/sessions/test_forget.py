@@ -58,7 +58,9 @@ def traces(path: Path | str, user_id: int, name: str) -> list[str]:
     return found
 
 
-async def test_a_forgotten_player_leaves_no_trace(manager: SessionManager, db_path: Path) -> None:
+async def test_a_forgotten_player_leaves_no_trace(
+    manager: SessionManager, db_path: Path | str
+) -> None:
     ann = NewSeat.human(ANN, ANN_NAME)
     finished = await start_game(
         manager, channel=1, target=1, seats=[ann, NewSeat.human(BOB, "Bob")]
@@ -142,7 +144,9 @@ async def test_a_forgotten_host_leaves_the_live_session(manager: SessionManager)
     assert all(e is None or e.kind is not EventKind.CANCELLED for e in events)
 
 
-async def test_a_server_takes_all_its_data_away(manager: SessionManager, db_path: Path) -> None:
+async def test_a_server_takes_all_its_data_away(
+    manager: SessionManager, db_path: Path | str
+) -> None:
     other_guild = GUILD + 1
     ann = NewSeat.human(ANN, ANN_NAME)
     done = await start_game(manager, channel=1, target=1, seats=[ann, NewSeat.human(BOB, "Bob")])

@@ -31,7 +31,7 @@ from tests.waiting import eventually
 
 @asynccontextmanager
 async def faulty_manager(
-    db_path: Path, brains: Brains
+    db_path: Path | str, brains: Brains
 ) -> AsyncIterator[tuple[SessionManager, FaultyStore]]:
     inner = await open_store(db_path)
     assert isinstance(inner, (Database, PostgresStore))
@@ -66,7 +66,7 @@ def _warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 
 
 async def test_a_computer_move_refused_once_is_played_again(
-    db_path: Path, caplog: pytest.LogCaptureFixture
+    db_path: Path | str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="bot.sessions")
     async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
@@ -84,7 +84,7 @@ async def test_a_computer_move_refused_once_is_played_again(
 
 
 async def test_a_computer_moves_once_the_database_answers_again_after_3_s(
-    db_path: Path, caplog: pytest.LogCaptureFixture
+    db_path: Path | str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="bot.sessions")
     async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
@@ -102,7 +102,7 @@ async def test_a_computer_moves_once_the_database_answers_again_after_3_s(
     assert any("play goes on" in r.getMessage() for r in caplog.records)
 
 
-async def test_a_commit_whose_answer_was_lost_is_read_back_and_told(db_path: Path) -> None:
+async def test_a_commit_whose_answer_was_lost_is_read_back_and_told(db_path: Path | str) -> None:
     events: list[Committed] = []
 
     async def record(event: Committed) -> None:
@@ -125,7 +125,7 @@ async def test_a_commit_whose_answer_was_lost_is_read_back_and_told(db_path: Pat
 
 
 async def test_a_persons_move_whose_answer_was_lost_lets_the_computer_play_on(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     async with faulty_manager(db_path, Brains(delay=0.05)) as (manager, store):
         session = await _table(manager, "easy")
@@ -141,7 +141,7 @@ async def test_a_persons_move_whose_answer_was_lost_lets_the_computer_play_on(
         assert session.seq >= drawn + 3  # and the computer drew and discarded
 
 
-async def test_a_timers_safe_move_refused_once_is_played_again(db_path: Path) -> None:
+async def test_a_timers_safe_move_refused_once_is_played_again(db_path: Path | str) -> None:
     events: list[Committed] = []
 
     async def record(event: Committed) -> None:
@@ -170,7 +170,7 @@ def _pool_workers() -> list[int]:
 
 
 async def test_a_dead_worker_process_is_replaced_and_plans_the_move_again(
-    db_path: Path, caplog: pytest.LogCaptureFixture
+    db_path: Path | str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.sessions")
     brains = Brains(delay=0, hard_budget=0.2)

@@ -15,7 +15,7 @@ from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD, start_game, store_
 
 
 async def test_a_channel_gone_ends_its_game_without_an_event(
-    manager: SessionManager, db_path: Path
+    manager: SessionManager, db_path: Path | str
 ) -> None:
     heard: list[Committed] = []
 

@@ -23,7 +23,7 @@ from tests.sessions.conftest import engine_game
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start(db_path: Path, mode: str) -> subprocess.Popen[str]:
+def start(db_path: Path | str, mode: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-W", "error", "-m", "tests.sessions.kill_helper", str(db_path), mode],
         cwd=ROOT,
@@ -66,7 +66,7 @@ def kill(proc: subprocess.Popen[str]) -> None:
         stream.close()
 
 
-async def stored_game(db_path: Path) -> tuple[Game, Game]:
+async def stored_game(db_path: Path | str) -> tuple[Game, Game]:
     """The game as start-up loads it, and a replay of its stored log."""
     database = await open_store(db_path)
     assert isinstance(database, (Database, PostgresStore))
@@ -88,7 +88,7 @@ async def stored_game(db_path: Path) -> tuple[Game, Game]:
         await database.close()
 
 
-async def test_killed_right_after_an_acknowledgement(db_path: Path) -> None:
+async def test_killed_right_after_an_acknowledgement(db_path: Path | str) -> None:
     acked: list[dict[str, Any]] = []
     for count in (17, 9):  # kill, start again on the same database, kill again
         proc = start(db_path, "step")
@@ -101,7 +101,7 @@ async def test_killed_right_after_an_acknowledgement(db_path: Path) -> None:
         assert loaded == replayed
 
 
-async def test_killed_at_any_moment(db_path: Path) -> None:
+async def test_killed_at_any_moment(db_path: Path | str) -> None:
     proc = start(db_path, "free")
     try:
         acked = read_acks(proc, 40, step=False)
@@ -113,7 +113,7 @@ async def test_killed_at_any_moment(db_path: Path) -> None:
     assert loaded == replayed
 
 
-async def test_a_lobby_survives_a_kill(db_path: Path) -> None:
+async def test_a_lobby_survives_a_kill(db_path: Path | str) -> None:
     proc = start(db_path, "lobby")
     try:
         acked = read_acks(proc, 4, step=False)

@@ -41,7 +41,7 @@ def _moved_or_over(session: Session, seq: int) -> Callable[[], bool]:
     return lambda: session.seq > seq or session.status is not SessionStatus.ACTIVE
 
 
-async def test_leaving_hands_the_seat_to_a_computer_that_plays_at_once(db_path: Path) -> None:
+async def test_leaving_hands_the_seat_to_a_computer_that_plays_at_once(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
         session = await start_game(manager, target=5)
@@ -79,7 +79,7 @@ async def test_leaving_hands_the_seat_to_a_computer_that_plays_at_once(db_path: 
 
 
 async def test_a_person_takes_over_a_left_seat_and_the_league_counts_a_forfeit(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
@@ -114,7 +114,7 @@ async def test_a_person_takes_over_a_left_seat_and_the_league_counts_a_forfeit(
         await manager.close()
 
 
-async def test_a_lobby_computer_seat_can_be_taken_over(db_path: Path) -> None:
+async def test_a_lobby_computer_seat_can_be_taken_over(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
         seats = [NewSeat.human(ANN, "Ann"), NewSeat.computer("Computer 1", "easy")]
@@ -130,7 +130,7 @@ async def test_a_lobby_computer_seat_can_be_taken_over(db_path: Path) -> None:
 
 
 async def test_a_stand_in_move_leaves_ratings_unchanged_also_after_the_seat_came_back(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
@@ -160,7 +160,7 @@ async def test_a_stand_in_move_leaves_ratings_unchanged_also_after_the_seat_came
         await manager.close()
 
 
-async def test_a_game_its_people_play_to_the_end_is_rated(db_path: Path) -> None:
+async def test_a_game_its_people_play_to_the_end_is_rated(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
         session = await start_game(manager, target=5)
@@ -178,7 +178,7 @@ async def _one_move(session: Session) -> None:
     await session.apply(current, safe_action(session.view(current), session.legal_actions(current)))
 
 
-async def test_a_leaver_who_asks_to_be_forgotten_gets_no_forfeit(db_path: Path) -> None:
+async def test_a_leaver_who_asks_to_be_forgotten_gets_no_forfeit(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
         session = await start_game(manager, target=5)

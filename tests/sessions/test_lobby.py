@@ -212,7 +212,7 @@ def test_clean_name() -> None:
     assert clean_name("👩\u200d💻 Dev") == "👩\u200d💻 Dev"
 
 
-async def test_a_lobby_survives_a_restart(db_path: Path) -> None:
+async def test_a_lobby_survives_a_restart(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     lobby = await open_lobby(manager)
     await lobby.join(BOB, "Bob")
@@ -232,7 +232,7 @@ async def test_a_lobby_survives_a_restart(db_path: Path) -> None:
         await play(loaded, 5, random.Random(1))
 
 
-async def test_start_up_loads_only_the_servers_asked_for(db_path: Path) -> None:
+async def test_start_up_loads_only_the_servers_asked_for(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     await open_lobby(manager, channel=1)
     await start_game(manager, channel=2, guild=GUILD + 1)
@@ -250,7 +250,7 @@ async def test_start_up_loads_only_the_servers_asked_for(db_path: Path) -> None:
         await again.close()
 
 
-async def test_a_broken_game_can_be_cleared_from_its_channel(db_path: Path) -> None:
+async def test_a_broken_game_can_be_cleared_from_its_channel(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     session = await start_game(manager)
     await play(session, 6, random.Random(2))

@@ -13,7 +13,7 @@ from bot.storage import MessageRef
 from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
 
 
-async def test_message_ids_survive_a_restart_and_follow_changes(db_path: Path) -> None:
+async def test_message_ids_survive_a_restart_and_follow_changes(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     try:
         session = await manager.create_lobby(

@@ -167,7 +167,7 @@ async def test_an_idle_lobby_closes_itself_and_activity_postpones_it(
 
 
 async def test_a_lobby_that_went_idle_while_the_bot_was_away_closes_at_start(
-    db_path: Path, manager: SessionManager
+    db_path: Path | str, manager: SessionManager
 ) -> None:
     lobby = await manager.create_lobby(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ANN, host_name="Ann", ruleset=preset("classic")

@@ -73,7 +73,7 @@ async def drain(manager: SessionManager) -> None:
             return
 
 
-async def test_a_saved_game_loads_equal_to_the_original(db_path: Path) -> None:
+async def test_a_saved_game_loads_equal_to_the_original(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     session = await start_game(manager)
     await play(session, 40, random.Random(1))
@@ -480,7 +480,7 @@ async def test_one_game_per_channel(manager: SessionManager) -> None:
         await start_game(manager)
 
 
-async def test_a_broken_snapshot_is_rebuilt_from_the_log(db_path: Path) -> None:
+async def test_a_broken_snapshot_is_rebuilt_from_the_log(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     session = await start_game(manager)
     await play(session, 25, random.Random(5))
@@ -541,7 +541,7 @@ async def test_many_random_games_through_sessions(manager: SessionManager) -> No
 
 
 async def test_close_does_not_wait_forever_for_a_stuck_listener(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    db_path: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("bot.sessions.manager.SHUTDOWN_GRACE", 0.2)
     manager = await SessionManager.open(db_path)

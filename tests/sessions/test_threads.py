@@ -15,7 +15,9 @@ from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
 THREAD = CHANNEL + 1000
 
 
-async def test_a_lobby_moves_into_its_thread_and_is_dealt_only_once_there(db_path: Path) -> None:
+async def test_a_lobby_moves_into_its_thread_and_is_dealt_only_once_there(
+    db_path: Path | str,
+) -> None:
     manager = await SessionManager.open(db_path)
     heard: list[Committed] = []
 

@@ -42,7 +42,7 @@ async def _open(manager: SessionManager, *, computer: bool) -> Session:
 
 
 async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_is_back(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     manager.timing.minute = 0.3
@@ -108,7 +108,7 @@ async def test_three_missed_turns_hand_the_seat_to_a_computer_until_the_person_i
 
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start_up(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     manager.timing.minute = 0.4

@@ -8,7 +8,7 @@ from bot.sessions import SessionManager
 from tests.sessions.conftest import ANN, BOB
 
 
-async def test_notify_when_away_is_kept_per_person_and_forgotten(db_path: Path) -> None:
+async def test_notify_when_away_is_kept_per_person_and_forgotten(db_path: Path | str) -> None:
     manager = await SessionManager.open(db_path)
     try:
         assert await manager.notified_when_away() == set()

@@ -12,16 +12,16 @@ import pytest
 from bot.clock import utc_now
 from bot.personal_settings import SORTS, THEMES, PersonalSettings, PersonalSettingsBook
 from bot.server_settings import ServerSettings, ServerSettingsBook
-from bot.storage import Database
+from bot.storage import Database, open_store
 from bot.storage.migrations import bundled_migrations
 from rendering.hand import SORTS as RENDERED_SORTS
 from rendering.theme import THEMES as RENDERED_THEMES
 
 
 async def test_a_person_s_settings_change_survive_a_reopen_and_go_when_forgotten(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
-    db = await Database.open(db_path)
+    db = await open_store(db_path)
     try:
         book = PersonalSettingsBook(db)
         assert await book.of(7) == PersonalSettings()
@@ -39,7 +39,7 @@ async def test_a_person_s_settings_change_survive_a_reopen_and_go_when_forgotten
         await book.change(7, sort="suit")  # back to its default: no row
     finally:
         await db.close()
-    db = await Database.open(db_path)
+    db = await open_store(db_path)
     try:
         assert await PersonalSettingsBook(db).of(7) == PersonalSettings(
             four_colour=True, theme="light", notify_when_away=True
@@ -86,7 +86,8 @@ async def test_a_server_s_table_defaults_are_kept(db: Database) -> None:
         assert await repo.server_settings(3) == {"opener_role": 42, "timer": 5}
 
 
-async def test_migration_8_keeps_who_asked_to_be_told_only_when_away(db_path: Path) -> None:
+@pytest.mark.sqlite_only  # SQLite's own migration 8
+async def test_migration_8_keeps_who_asked_to_be_told_only_when_away(db_path: Path | str) -> None:
     migrations = bundled_migrations()
     database = await Database.open(db_path, upto=7)
     await database.close()

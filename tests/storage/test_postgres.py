@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -14,7 +15,7 @@ from bot import league
 from bot.league import SeatResult
 from bot.rummy import preset
 from bot.seats import NewSeat, assign_seats
-from bot.storage import MigrationError, PostgresStore, StorageFailure
+from bot.storage import Database, MigrationError, PostgresStore, StorageFailure
 from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import bundled_pg_migrations, pg_schema_version
@@ -190,3 +191,37 @@ async def test_the_adapter_reads_rows_by_name_and_by_index(pg_url: str) -> None:
             assert conn.in_transaction
     finally:
         await store.close()
+
+
+async def test_both_back_ends_have_the_same_tables_and_columns(pg_url: str, tmp_path: Path) -> None:
+    """PostgreSQL's migrations keep up with SQLite's: a table or column SQLite has and
+    PostgreSQL lacks (or has otherwise) is a schema the repository's statements cannot
+    share. Tables of PostgreSQL's own (the cluster's leases) may come on top."""
+    sqlite = await Database.open(tmp_path / "rummy.sqlite3")
+    try:
+        async with sqlite.transaction() as conn:
+            tables = [
+                str(row[0])
+                for row in await conn.execute_fetchall(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    " AND name NOT LIKE 'sqlite_%'"
+                )
+            ]
+            on_sqlite = {
+                table: {
+                    str(row["name"])
+                    for row in await conn.execute_fetchall(f"PRAGMA table_info({table})")
+                }
+                for table in tables
+            }
+    finally:
+        await sqlite.close()
+    async with await psycopg.AsyncConnection.connect(pg_url) as conn:
+        cursor = await conn.execute(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = 'public' AND table_name <> 'schema_migrations'"
+        )
+        on_postgres: dict[str, set[str]] = {}
+        for table, column in await cursor.fetchall():
+            on_postgres.setdefault(table, set()).add(column)
+    assert {table: on_postgres.get(table) for table in on_sqlite} == on_sqlite

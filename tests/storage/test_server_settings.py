@@ -11,13 +11,13 @@ from bot.clock import utc_now
 from bot.rummy import preset
 from bot.seats import NewSeat, assign_seats
 from bot.server_settings import ServerSettings, ServerSettingsBook
-from bot.storage import Database, DuplicateLiveGame, GameChanged, GameRecord, GameStatus
+from bot.storage import Database, DuplicateLiveGame, GameChanged, GameRecord, GameStatus, open_store
 
 
 async def test_settings_default_change_survive_a_reopen_and_go_with_the_server(
-    db_path: Path,
+    db_path: Path | str,
 ) -> None:
-    db = await Database.open(db_path)
+    db = await open_store(db_path)
     try:
         book = ServerSettingsBook(db)
         assert await book.of(7) == ServerSettings(threads=True)
@@ -29,7 +29,7 @@ async def test_settings_default_change_survive_a_reopen_and_go_with_the_server(
             await book.change(7, threads="off")
     finally:
         await db.close()
-    db = await Database.open(db_path)
+    db = await open_store(db_path)
     try:
         assert (await ServerSettingsBook(db).of(7)).threads is False
         async with db.unit() as repo:
