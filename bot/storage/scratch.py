@@ -16,7 +16,7 @@ async def scratch_database(url: str, label: str = "scratch") -> AsyncIterator[st
     """The URL of a new empty database on ``url``'s server (its role must be allowed to
     create databases), named after ``url``'s database, ``label`` and a random part."""
     parts = urlsplit(url)
-    name = f"{parts.path.strip('/') or 'rummy'}_{label}_{secrets.token_hex(4)}"
+    name = f"{parts.path.strip('/') or 'postgres'}_{label}_{secrets.token_hex(4)}"
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
         await conn.execute(f'CREATE DATABASE "{name}"'.encode())
     try:
