@@ -329,6 +329,7 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
         raise
     handover = Handover(sessions)
     keeper.events = handover
+    discord_task: asyncio.Task[None] | None = None
     try:
         log.info("process %s: taking the leases of shards %s", identity, sorted(keeper.wanted))
         try:
@@ -362,6 +363,10 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
             with contextlib.suppress(asyncio.CancelledError):
                 await discord_task
     finally:
+        if discord_task is not None and not discord_task.done():  # stopped by a signal
+            discord_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await discord_task
         await sessions.close()
         await keeper.stop()
         await leases.close()

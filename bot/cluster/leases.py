@@ -133,7 +133,7 @@ class LeaseKeeper:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._task = self._listener = None
-        if release and self._until:
+        if release:  # the claims of a standby go too, held shards or none
             shards = frozenset(self._until)
             self._until.clear()
             try:
@@ -141,7 +141,8 @@ class LeaseKeeper:
                     self.leases.release(shards, self.owner), timeout=self.interval
                 )
             except (TimeoutError, StorageError) as error:
-                log.warning("leases of shards %s not released (%s)", sorted(shards), error)
+                if shards:
+                    log.warning("leases of shards %s not released (%s)", sorted(shards), error)
                 return
             for shard in sorted(shards):
                 log.info(

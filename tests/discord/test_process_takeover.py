@@ -1,11 +1,12 @@
 """Two ``python -m bot`` processes on one PostgreSQL, one shard each: the one running a
 game's server is SIGKILLed mid-game, the other takes its shard over within the lease's time
 to live (connecting Discord again with both shards) and the game goes on there with the
-same buttons."""
+same buttons; stopped by SIGTERM, it gives its leases up."""
 
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ async def test_a_killed_process_game_goes_on_in_the_other(
     }
     first_log, second_log = tmp_path / "first.log", tmp_path / "second.log"
     with (
-        running_bot(fake, {**env, "SHARD_IDS": "0"}, first_log),
+        running_bot(fake, {**env, "SHARD_IDS": "0"}, first_log) as first,
         running_bot(fake, {**env, "SHARD_IDS": "1"}, second_log) as second,
     ):
         await eventually(lambda: fake.connected_shards == {0, 1}, 30)
@@ -50,6 +51,10 @@ async def test_a_killed_process_game_goes_on_in_the_other(
         await eventually(lambda: taken in first_log.read_text(errors="replace"), 30)
         await eventually(lambda: fake.connected_shards == {0, 1}, 30)
         await play_a_turn(fake, channel, [ann, bob])
+
+        first.send_signal(signal.SIGTERM)  # a clean stop gives the leases up, last
+        assert await asyncio.to_thread(first.wait, 30) == 0
     output = first_log.read_text(errors="replace")
     assert "Traceback" not in output
     assert "shards [1] taken over; 1 unfinished games loaded" in output
+    assert "lease of shard 1 released (generation 2)" in output
