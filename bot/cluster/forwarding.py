@@ -205,6 +205,9 @@ class Forwarder:
         if payload is None:
             return  # taken already (by its receiver, giving up, or another holder)
         self.applied += 1
+        log.debug(
+            "click %s handed on by the process that received it; answered here", interaction_id
+        )
         try:
             self.intake.forwarded(payload)
         except Exception:
