@@ -81,7 +81,13 @@ class Leases:
     async def open(cls, url: str) -> Leases:
         """Connect to the database at ``url`` (already migrated by the store)."""
         pool: AsyncConnectionPool[AsyncConnection[Any]] = AsyncConnectionPool(
-            url, min_size=1, max_size=2, kwargs={"autocommit": True}, open=False, name="leases"
+            url,
+            min_size=1,
+            max_size=2,
+            kwargs={"autocommit": True},
+            check=AsyncConnectionPool.check_connection,
+            open=False,
+            name="leases",
         )
         try:
             await pool.open(wait=True)
