@@ -177,9 +177,9 @@ def drop_postgres(server: str, name: str) -> None:
 
 def measure(server: str, actions: int, runs: int) -> None:
     rows: list[tuple[str, float, float, float]] = []
-    configs: list[tuple[str, int, bool]] = [("SQLite", 1, False)]
+    # Beside the one fenced process, one with no lease at all: the fencing's cost.
+    configs: list[tuple[str, int, bool]] = [("SQLite", 1, False), ("PostgreSQL", 1, False)]
     configs += [("PostgreSQL", n, True) for n in PROCESS_COUNTS]
-    configs += [("PostgreSQL", 1, False)]  # the fencing's cost: no lease, no fence
     prefix = server.rpartition("/")[2] or "bench"
     for backend, count, fenced in configs:
         rates, p50s, p99s = [], [], []
