@@ -10,7 +10,8 @@ plays in a server of that shard, as the bot's processes do, so every game write 
 fencing triggers; one more row runs a process with no lease at all (nothing fenced), for
 the fencing's cost. The processes start playing together; the rate is every
 process's actions over the time until the last one finished. Each figure is the median of
-``--runs`` runs, each on a fresh database; ratios are to SQLite's.
+``--runs`` runs, each on a fresh database, every configuration run once per round; ratios
+are to SQLite's.
 
 PostgreSQL is the server named by ``RUMMY_TEST_POSTGRES`` (the tests' variable: a database
 the benchmark may create databases in); unset, the benchmark starts a throwaway server with
@@ -175,41 +176,48 @@ def drop_postgres(server: str, name: str) -> None:
         )
 
 
+def run_once(
+    server: str, backend: str, count: int, fenced: bool, actions: int, run: int
+) -> tuple[float, list[float]]:
+    """One run of one configuration on a fresh database."""
+    if backend == "SQLite":
+        folder = tempfile.mkdtemp(prefix="bench-backends-")
+        try:
+            return run_processes(f"{folder}/rummy.sqlite3", 1, actions, fenced=False)
+        finally:
+            shutil.rmtree(folder)
+    prefix = server.rpartition("/")[2] or "bench"
+    name = f"{prefix}_bench_{count}_{int(fenced)}_{run}"
+    target = fresh_postgres(server, name)
+    try:
+        asyncio.run(_migrate(target))
+        return run_processes(target, count, actions, fenced)
+    finally:
+        drop_postgres(server, name)
+
+
 def measure(server: str, actions: int, runs: int) -> None:
-    rows: list[tuple[str, float, float, float]] = []
     # Beside the one fenced process, one with no lease at all: the fencing's cost.
     configs: list[tuple[str, int, bool]] = [("SQLite", 1, False), ("PostgreSQL", 1, False)]
     configs += [("PostgreSQL", n, True) for n in PROCESS_COUNTS]
-    prefix = server.rpartition("/")[2] or "bench"
-    for backend, count, fenced in configs:
-        rates, p50s, p99s = [], [], []
-        for run in range(runs):
-            if backend == "SQLite":
-                folder = tempfile.mkdtemp(prefix="bench-backends-")
-                try:
-                    rate, samples = run_processes(
-                        f"{folder}/rummy.sqlite3", 1, actions, fenced=False
-                    )
-                finally:
-                    shutil.rmtree(folder)
-            else:
-                name = f"{prefix}_bench_{count}_{run}"
-                target = fresh_postgres(server, name)
-                try:
-                    asyncio.run(_migrate(target))
-                    rate, samples = run_processes(target, count, actions, fenced)
-                finally:
-                    drop_postgres(server, name)
-            rates.append(rate)
-            p50s.append(percentile(samples, 0.5))
-            p99s.append(percentile(samples, 0.99))
+    figures: dict[tuple[str, int, bool], list[tuple[float, float, float]]] = {
+        config: [] for config in configs
+    }
+    for run in range(runs):  # every configuration once a round: the machine's drift is shared
+        for backend, count, fenced in configs:
+            rate, samples = run_once(server, backend, count, fenced, actions, run)
+            figures[backend, count, fenced].append(
+                (rate, percentile(samples, 0.5), percentile(samples, 0.99))
+            )
+    rows: list[tuple[str, float, float, float]] = []
+    for (backend, count, fenced), found in figures.items():
         rows.append(
             (
                 f"{backend}, {count} process{'es' if count > 1 else ''}"
                 + ("" if fenced or backend == "SQLite" else ", unfenced"),
-                statistics.median(rates),
-                statistics.median(p50s) * 1e3,
-                statistics.median(p99s) * 1e3,
+                statistics.median(f[0] for f in found),
+                statistics.median(f[1] for f in found) * 1e3,
+                statistics.median(f[2] for f in found) * 1e3,
             )
         )
     sqlite = rows[0]
