@@ -13,7 +13,8 @@ accepted answer (what Discord's 3 s apply to), median and 99th percentile of eac
     .venv/bin/python benchmarks/bench_forwarding.py --clicks 200
 
 The URL names a database on a server where the role may create databases: a fresh one is
-made for the run and dropped after it. Without a URL the benchmark says so and stops.
+made for the run and dropped after it. Without a URL, a throwaway server started by
+pg_virtualenv (fsync on) is used, as by the other PostgreSQL benchmarks.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from bot.storage.leases import Leases, owner_url  # noqa: E402
 from bot.storage.scratch import scratch_database  # noqa: E402
 from tests.discord.fake import FakeDiscord, User, patch_discord  # noqa: E402
 from tests.discord.helpers import Table, deal  # noqa: E402
+from tests.postgres import ENV, under_throwaway_server  # noqa: E402
 from tests.waiting import eventually  # noqa: E402
 
 SHARDS = 2
@@ -104,10 +106,7 @@ async def stale_click(fake: FakeDiscord, table: Table, user: User) -> float:
 
 
 async def main(args: argparse.Namespace) -> None:
-    base = args.postgres or os.environ.get("RUMMY_TEST_POSTGRES")
-    if not base:
-        print("bench_forwarding: no PostgreSQL (pass --postgres URL or set RUMMY_TEST_POSTGRES)")
-        return
+    base = args.postgres or os.environ[ENV]
     async with scratch_database(base, "bench_fwd") as url, FakeDiscord(shards=SHARDS) as fake:
         with patch_discord(fake):
             local_guild = fake.add_guild("Local", shard=0)
@@ -160,4 +159,7 @@ if __name__ == "__main__":
     parser.add_argument("--clicks", type=int, default=200, help="clicks of each kind measured")
     parser.add_argument("--warmup", type=int, default=10, help="clicks of each kind not measured")
     parser.add_argument("--postgres", help="PostgreSQL URL (default: RUMMY_TEST_POSTGRES)")
-    asyncio.run(main(parser.parse_args()))
+    args = parser.parse_args()
+    if not (args.postgres or os.environ.get(ENV)):
+        sys.exit(under_throwaway_server(__file__, sys.argv[1:]))
+    asyncio.run(main(args))
