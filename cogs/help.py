@@ -11,7 +11,7 @@ menus are named by their labels in the catalogs, so the help says what the scree
 from __future__ import annotations
 
 from bot.i18n import t, tn
-from bot.rummy import Ruleset, Scoring, StockOut
+from bot.rummy import Card, Ruleset, Scoring, StockOut, preset
 from cogs import rule_words
 from cogs.present import MESSAGE_LIMIT, fit
 
@@ -42,12 +42,15 @@ def _labels(loc: str) -> dict[str, str]:
 
 def _values_key(ruleset: Ruleset) -> str:
     """The card values line that holds for ``ruleset``: its variant's, unless simple scoring
-    (a Rummy 500 ace in hand stays 15) or Rummy 500's ace always low changes the ace."""
-    name = ruleset.variant.name
-    ace_low = name != "500" or not ruleset.ace_high
+    (where an ace in hand may keep 15) or an ace made always low changes what an ace counts.
+    The ace's value is asked of the engine, not inferred from the variant's name."""
+    ace = Card.parse("As")
+    in_hand = ruleset.card_value(ace)
     if ruleset.simple_scoring:
-        return "help.values.simple" if ace_low else "help.values.500_simple"
-    return "help.values.classic" if name == "500" and ace_low else f"help.values.{name}"
+        return "help.values.simple" if in_hand == 5 else "help.values.500_simple"
+    if in_hand == 1 and preset(ruleset.variant.name).card_value(ace) != 1:
+        return "help.values.classic"  # the ace always low: it counts 1, as in classic
+    return f"help.values.{ruleset.variant.name}"
 
 
 def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
