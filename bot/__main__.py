@@ -38,7 +38,8 @@ from bot.cluster import Ownership, StaticOwnership
 from bot.cluster.erasure import ErasureRelay, erasure_relay_for
 from bot.cluster.forwarding import forwarding_for
 from bot.cluster.handover import Handover
-from bot.cluster.leases import LeaseKeeper, process_identity
+from bot.cluster.identity import process_identity
+from bot.cluster.leases import LeaseKeeper
 from bot.files import access_hint
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.logs import RECONNECTS, describe, setup_logging

@@ -19,6 +19,7 @@ from discord import app_commands
 
 from bot.app import RummyBot
 from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
+from bot.storage import LeaseLost
 from cogs.client import Interaction
 from cogs.replies import refuse, send
 
@@ -67,7 +68,10 @@ def error_answer(error: app_commands.AppCommandError, loc: str) -> str | None:
 async def on_tree_error(interaction: Interaction, error: app_commands.AppCommandError) -> None:
     command = interaction.command.qualified_name if interaction.command else "?"
     if isinstance(error, app_commands.CommandInvokeError):
-        log.error("/%s failed", command, exc_info=error.original)
+        if isinstance(error.original, LeaseLost):
+            log.warning("/%s refused: %s", command, error.original)
+        else:
+            log.error("/%s failed", command, exc_info=error.original)
         await refuse(interaction, error.original)
         return
     text = error_answer(error, locale_of(interaction))

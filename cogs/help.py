@@ -40,6 +40,16 @@ def _labels(loc: str) -> dict[str, str]:
     return {name: f"**{label}**" for name, label in labels.items()}
 
 
+def _values_key(ruleset: Ruleset) -> str:
+    """The card values line that holds for ``ruleset``: its variant's, unless simple scoring
+    (a Rummy 500 ace in hand stays 15) or Rummy 500's ace always low changes the ace."""
+    name = ruleset.variant.name
+    ace_low = name != "500" or not ruleset.ace_high
+    if ruleset.simple_scoring:
+        return "help.values.simple" if ace_low else "help.values.500_simple"
+    return "help.values.classic" if name == "500" and ace_low else f"help.values.{name}"
+
+
 def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     """A turn of ``ruleset``'s game, how its rounds end and score, and its house options."""
     label = _labels(loc)
@@ -63,7 +73,7 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     else:
         lines.append(t("help.stock_turn_over", loc))
     lines.append(t(_SCORING[ruleset.scoring], loc, target=tn("unit.points", ruleset.target, loc)))
-    lines.append(t(f"help.values.{ruleset.variant.name}", loc))
+    lines.append(t(_values_key(ruleset), loc))
     if ruleset.jokers_per_deck > 0:
         lines.append(t("help.values.joker", loc))
     changed = rule_words.changed_rules(ruleset, loc)

@@ -37,7 +37,7 @@ RULE_OPTIONS = {
     "ace_high": "Parlett: aces high or low",
     "ace_always_low": "Rummy 500: aces always low",
     "scoring": "Classic: winner scores the others' hands (positive) or all score their own",
-    "simple_scoring": "Every card counts 5 and tens/faces 10 (Classic, Rummy 500)",
+    "simple_scoring": "Cards 2 to 9 and low aces count 5 (Classic, Rummy 500)",
     "limit_layoffs": "Lay off one card per turn, after melding (Classic, Rummy 500)",
     "must_discard_to_go_out": "Going out needs a final discard",
     "ten_for_three": "Parlett: ten cards each with three players",

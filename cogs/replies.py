@@ -20,6 +20,7 @@ from bot import sessions as s
 from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
 from bot.rummy import CardParseError, NotYourTurn, PlayerError, RulesError
 from bot.rummy.errors import message_params
+from bot.storage import LeaseLost
 from cogs import present, refusal_words
 from cogs.options import check_options
 
@@ -78,6 +79,9 @@ def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = Non
     for kind, key in _SESSION_KEYS:
         if isinstance(error, kind):
             return t(key, loc)
+    if isinstance(error, LeaseLost):
+        # Another process took the game's shard over: the write was refused, nothing changed.
+        return t("cluster.moved", loc)
     if isinstance(error, RulesError):
         return t("error.rules", loc, reason=reason_text(error, loc))
     if isinstance(error, CardParseError):
@@ -161,6 +165,9 @@ async def guarded(
         await refuse(interaction, error, names() if names else None)
     except discord.HTTPException:
         log.exception("Discord refused a request while answering %s", interaction.id)
+    except LeaseLost as error:
+        log.warning("interaction %s refused: %s", interaction.id, error)
+        await refuse(interaction, error)
     except Exception as error:
         log.exception("interaction %s failed", interaction.id)
         await refuse(interaction, error)

@@ -21,13 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import secrets
-import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
+from bot.cluster.identity import gone, process_identity
 from bot.cluster.shards import shard_of
 from bot.settings import DEFAULT_LEASE_SECONDS
 from bot.storage import StorageError
@@ -57,14 +55,16 @@ async def every_shard_held(url: str) -> AsyncIterator[str]:
     leases = await Leases.open(owned)
     try:
         rows = await leases.holders()
-        running = sorted({lease.owner for lease in rows if lease.live})
+        # A holder of this machine whose process no longer runs is not waited for.
+        departed = {r.owner for r in rows if r.live and gone(r.owner)}
+        running = sorted({r.owner for r in rows if r.live and r.owner not in departed})
         if running:
             raise ShardsHeld(f"shards are held by {', '.join(running)}")
         if not rows:
             yield url
             return
         count = rows[0].shard_count
-        taken = await leases.acquire(range(count), count, identity, TOOL_LEASE_SECONDS)
+        taken = await leases.acquire(range(count), count, identity, TOOL_LEASE_SECONDS, departed)
         try:
             if len(taken) != count:
                 raise ShardsHeld("a bot process took a shard meanwhile")
@@ -73,12 +73,6 @@ async def every_shard_held(url: str) -> AsyncIterator[str]:
             await leases.release(taken, identity)
     finally:
         await leases.close()
-
-
-def process_identity() -> str:
-    """This process among all of the bot's: host, process id, and a random part (a process
-    id is reused after a restart, and two containers may share host name and pid)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 class ShardEvents(Protocol):
@@ -260,7 +254,10 @@ class LeaseKeeper:
             default=float("inf"),
         )
         claimed = await self.leases.claims(self.ttl)
-        live = {lease.shard_id: lease.owner for lease in rows if lease.live}
+        # A holder known to be dead (a process of this machine that no longer runs: this
+        # one's predecessor, say) need not be waited for: its leases count as run out.
+        departed = {r.owner for r in rows if r.live and r.owner != self.owner and gone(r.owner)}
+        live = {r.shard_id: r.owner for r in rows if r.live and r.owner not in departed}
         # A lease taken in a round cut short by its timeout is still ours: keep it too.
         mine = self._until.keys() | {s for s, owner in live.items() if owner == self.owner}
         sent = self._clock()
@@ -280,11 +277,20 @@ class LeaseKeeper:
             for shard in back:
                 del self._until[shard]
             handed |= back
-        dead = {lease.shard_id for lease in rows if not lease.live}
+        dead = {lease.shard_id for lease in rows if not lease.live or lease.owner in departed}
         free = {s for s in self.wanted | dead if claimed.get(s, self.owner) == self.owner}
         candidates = free - self._until.keys() - back - live.keys()
         sent = self._clock()
-        taken = await self.leases.acquire(candidates, self._count, self.owner, self.ttl)
+        taken = await self.leases.acquire(candidates, self._count, self.owner, self.ttl, departed)
+        for shard in sorted(taken.keys() & dead):
+            holder = next((r.owner for r in rows if r.shard_id == shard), None)
+            if holder in departed:
+                log.info(
+                    "shard %d was held by %s, a process of this machine that no longer runs:"
+                    " taken without waiting for its lease to run out",
+                    shard,
+                    holder,
+                )
         self._hold(taken, sent)
         gained.update(taken)
         waiting = self.wanted - self._until.keys()

@@ -81,7 +81,13 @@ class Leases:
     async def open(cls, url: str) -> Leases:
         """Connect to the database at ``url`` (already migrated by the store)."""
         pool: AsyncConnectionPool[AsyncConnection[Any]] = AsyncConnectionPool(
-            url, min_size=1, max_size=2, kwargs={"autocommit": True}, open=False, name="leases"
+            url,
+            min_size=1,
+            max_size=2,
+            kwargs={"autocommit": True},
+            check=AsyncConnectionPool.check_connection,
+            open=False,
+            name="leases",
         )
         try:
             await pool.open(wait=True)
@@ -121,11 +127,17 @@ class Leases:
             await conn.execute("DELETE FROM shard_leases WHERE shard_count <> %s", (shard_count,))
 
     async def acquire(
-        self, shard_ids: Collection[int], shard_count: int, owner: str, ttl: float
+        self,
+        shard_ids: Collection[int],
+        shard_count: int,
+        owner: str,
+        ttl: float,
+        departed: Collection[str] = (),
     ) -> dict[int, int]:
-        """Take each of ``shard_ids`` that is free or whose lease expired, for ``ttl`` seconds;
-        returns the shards taken and their generation (one more than the last holder's). A shard
-        whose last holder still has a write in flight is taken once that write is done."""
+        """Take each of ``shard_ids`` that is free, whose lease expired or whose holder is one
+        of ``departed`` (processes known to be dead), for ``ttl`` seconds; returns the shards
+        taken and their generation (one more than the last holder's). A shard whose last
+        holder still has a write in flight is taken once that write is done."""
         if not shard_ids:
             return {}
         async with self._connection() as conn, conn.transaction():
@@ -138,9 +150,9 @@ class Leases:
                 " ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner,"
                 " shard_count = excluded.shard_count, generation = l.generation + 1,"
                 " expires_at = excluded.expires_at"
-                " WHERE l.expires_at <= clock_timestamp()"
+                " WHERE l.expires_at <= clock_timestamp() OR l.owner = ANY(%s::text[])"
                 " RETURNING shard_id, generation",
-                (shard_count, owner, ttl, sorted(shard_ids)),
+                (shard_count, owner, ttl, sorted(shard_ids), sorted(departed)),
             )
             taken = {int(row[0]): int(row[1]) for row in await cursor.fetchall()}
             if taken:

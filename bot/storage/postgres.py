@@ -70,6 +70,8 @@ class PostgresStore:
             max_size=max_size,
             kwargs={"autocommit": True},
             configure=_utc,
+            # One round trip more per unit, so a server restart costs no failed move.
+            check=AsyncConnectionPool.check_connection,
             open=False,
             name="store",
         )

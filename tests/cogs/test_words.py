@@ -250,6 +250,37 @@ def test_help_gives_the_joker_s_value_only_where_jokers_are_played(loc: str) -> 
         assert (joker in lines) is jokers, (name, jokers)
 
 
+VALUE_OPTIONS = [
+    ("classic", {}),
+    ("classic", {"simple_scoring": True}),
+    ("parlett", {}),
+    ("500", {}),
+    ("500", {"simple_scoring": True}),
+    ("500", {"ace_always_low": True}),
+    ("500", {"ace_always_low": True, "simple_scoring": True}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), VALUE_OPTIONS)
+def test_help_gives_the_card_values_the_engine_counts(name: str, options: dict[str, bool]) -> None:
+    """The values line is read back and checked against the engine's own card values."""
+    ruleset = preset(name, **options)
+    (line,) = [x for x in help.variant_help(ruleset, "en") if x.startswith("Card values")]
+    ace, seven = Card.parse("As"), Card.parse("7h")
+    found = re.match(r"Card values: ace (?:and 2 to 9 count )?(\d+)", line)
+    assert found is not None, line
+    assert int(found.group(1)) == ruleset.card_value(ace), line
+    as_low = re.search(r"\((\d+) as the low ace", line)
+    if as_low is not None:
+        assert int(as_low.group(1)) == ruleset.placed_value(ace, low_ace_of_run=True)
+    else:
+        assert ruleset.placed_value(ace, low_ace_of_run=True) in (ruleset.card_value(ace), 1)
+    if ruleset.card_value(seven) == 5:
+        assert "count 5" in line, line
+    else:
+        assert "2 to 9 their number" in line, line
+
+
 def test_help_without_a_variant_gives_every_variant_and_how_to_start() -> None:
     for loc in LOCALES:
         (text,) = help.help_messages(None, loc)

@@ -52,7 +52,9 @@ class Cluster:
     url: str
 
     @contextlib.asynccontextmanager
-    async def process(self, name: str, shard: int, guild_id: int) -> AsyncIterator[Process]:
+    async def process(
+        self, name: str, shard: int, guild_id: int, ttl: float = TTL
+    ) -> AsyncIterator[Process]:
         """A bot process on ``shard`` only. Shard 1's holds a lease (the fencing lets it
         write its games); shard 0's owns its shard statically, so it never takes shard 1
         over when that lease ends."""
@@ -63,7 +65,7 @@ class Cluster:
         if shard == 1:
             leases = await Leases.open(self.url)
             keeper = LeaseKeeper(
-                leases, owner=name, shard_count=SHARDS, shard_ids=frozenset({shard}), ttl=TTL
+                leases, owner=name, shard_count=SHARDS, shard_ids=frozenset({shard}), ttl=ttl
             )
             await keeper.start()
             ownership = keeper

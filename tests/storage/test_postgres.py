@@ -83,6 +83,24 @@ async def test_driver_errors_leave_as_storage_failures(pg_url: str) -> None:
         await store.close()
 
 
+async def test_connections_the_server_dropped_are_replaced_before_use(pg_url: str) -> None:
+    """As after a restart of the server: every pooled connection is gone, and the next unit
+    still succeeds (the pool checks a connection before lending it)."""
+    store = await PostgresStore.open(pg_url)
+    try:
+        async with store.unit() as repo:
+            assert await repo.current_season(G) is None
+        async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as admin:
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        async with store.unit() as repo:
+            assert await repo.current_season(G) is None
+    finally:
+        await store.close()
+
+
 async def _rated_game(store: PostgresStore, channel: int, seats: tuple[int, int] = (A, B)) -> int:
     """A dealt game of A and B (both people, so it is rated) in server G, in seat order."""
     async with store.unit() as repo:
