@@ -35,6 +35,7 @@ import yarl
 
 from bot.app import RummyBot
 from bot.cluster import Ownership, StaticOwnership
+from bot.cluster.erasure import ErasureRelay, erasure_relay_for
 from bot.cluster.forwarding import forwarding_for
 from bot.cluster.handover import Handover
 from bot.cluster.identity import process_identity
@@ -331,6 +332,7 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
     handover = Handover(sessions)
     keeper.events = handover
     discord_task: asyncio.Task[None] | None = None
+    relay: ErasureRelay | None = None
     try:
         log.info("process %s: taking the leases of shards %s", identity, sorted(keeper.wanted))
         try:
@@ -341,6 +343,10 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
             raise StartFailed(f"cannot take the shard leases: {problem}", EXIT_FAILED) from None
         loaded = await sessions.load_shards(keeper.held())
         log.info("shards %s held; %d unfinished games loaded", sorted(keeper.held()), loaded)
+        # Erasures asked by other processes, for the live games of the shards held.
+        relay = erasure_relay_for(sessions)
+        if relay is not None:
+            relay.start()
         while True:
             shards = keeper.held()
             handover.changed.clear()
@@ -368,6 +374,8 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
             discord_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await discord_task
+        if relay is not None:
+            await relay.close()
         await sessions.close()
         await keeper.stop()
         await leases.close()

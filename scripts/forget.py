@@ -10,7 +10,9 @@ cannot. Afterwards the write-ahead log is emptied; backups the operator made sti
 data, and are theirs to delete or to keep out of a restore.
 
 With ``DATABASE_URL`` set (PostgreSQL) the script erases there instead. PostgreSQL has no
-lock file for it to take: stop every bot process first. What PostgreSQL still keeps after
+lock file for it to take: stop every bot process first. The script then holds every
+shard's lease while it erases (the fencing refuses writes to live games otherwise), and
+refuses to run while a bot process holds one. What PostgreSQL still keeps after
 (WAL, backups, replicas) is in the README's "PostgreSQL" section.
 """
 
@@ -22,6 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.cluster.leases import ShardsHeld, every_shard_held
 from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.sessions import SessionManager
 from bot.settings import (
@@ -52,6 +55,13 @@ async def forget(database: Path | str, *, user: int | None = None, guild: int | 
         await sessions.close()
 
 
+async def forget_on_postgres(url: str, user: int | None, guild: int | None) -> str:
+    """:func:`forget` on PostgreSQL, holding every shard's lease meanwhile (refused while a
+    bot process holds one)."""
+    async with every_shard_held(url) as owned:
+        return await forget(owned, user=user, guild=guild)
+
+
 def _snowflake(text: str) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise argparse.ArgumentTypeError(f"not a Discord id: {text!r}")
@@ -75,7 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     url = None if args.database else read_sources().values.get("DATABASE_URL", "").strip()
     if url:
         try:
-            print(f"forget: {asyncio.run(forget(url, user=args.user, guild=args.guild))}")
+            print(f"forget: {asyncio.run(forget_on_postgres(url, args.user, args.guild))}")
+        except ShardsHeld as problem:
+            print(f"forget: {problem}; stop every bot process first", file=sys.stderr)
+            return EXIT_USAGE
         except Exception as error:
             print(f"forget: cannot erase from {redacted(url)}: {error}", file=sys.stderr)
             return EXIT_FAILED

@@ -22,16 +22,57 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from bot.cluster.identity import gone
+from bot.cluster.identity import gone, process_identity
 from bot.cluster.shards import shard_of
 from bot.settings import DEFAULT_LEASE_SECONDS
 from bot.storage import StorageError
-from bot.storage.leases import Leases
+from bot.storage.leases import Leases, owner_url
 
 log = logging.getLogger(__name__)
+
+
+TOOL_LEASE_SECONDS = 300.0
+"""How long a tool run with the bots stopped (:func:`every_shard_held`) holds the shards."""
+
+
+class ShardsHeld(Exception):
+    """A bot process holds shards: a tool that needs the bots stopped refuses to run."""
+
+
+@contextlib.asynccontextmanager
+async def every_shard_held(url: str) -> AsyncIterator[str]:
+    """For a tool that writes games while every bot process is stopped (``scripts/forget.py``):
+    the leases of every shard taken for this process, so the fencing lets its writes to live
+    games pass, and given back at the end; yields the URL its store connects with. Raises
+    :class:`ShardsHeld` while a process holds a shard (a bot still running would keep the
+    games in memory and write them back). A database no bot ever held a lease of is not
+    fenced: the URL is yielded as it is."""
+    identity = process_identity()
+    owned = owner_url(url, identity)
+    leases = await Leases.open(owned)
+    try:
+        rows = await leases.holders()
+        # A holder of this machine whose process no longer runs is not waited for.
+        departed = {r.owner for r in rows if r.live and gone(r.owner)}
+        running = sorted({r.owner for r in rows if r.live and r.owner not in departed})
+        if running:
+            raise ShardsHeld(f"shards are held by {', '.join(running)}")
+        if not rows:
+            yield url
+            return
+        count = rows[0].shard_count
+        taken = await leases.acquire(range(count), count, identity, TOOL_LEASE_SECONDS, departed)
+        try:
+            if len(taken) != count:
+                raise ShardsHeld("a bot process took a shard meanwhile")
+            yield owned
+        finally:
+            await leases.release(taken, identity)
+    finally:
+        await leases.close()
 
 
 class ShardEvents(Protocol):

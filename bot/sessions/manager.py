@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
 from types import MappingProxyType
+from typing import Protocol
 
 from bot.clock import utc_now
 from bot.cluster.shards import Ownership, StaticOwnership, shard_of
@@ -35,12 +36,20 @@ from bot.storage import (
     GameRecord,
     GameStatus,
     MessageRef,
+    ShardSet,
     Store,
     open_store,
 )
 from bot.synced_commands import SyncedCommands
 
 log = logging.getLogger(__name__)
+
+
+class ErasureHandOff(Protocol):
+    """Who asks other processes to erase a person from the live games of their shards."""
+
+    async def ask(self, user_id: int, shards: frozenset[int]) -> None: ...
+
 
 SHUTDOWN_GRACE = 5.0
 """Seconds the listeners get at shutdown to tell Discord about the last commits."""
@@ -79,6 +88,9 @@ class SessionManager:
         """The Discord messages that show each live game (the one way their ids are kept)."""
         self.synced_commands = SyncedCommands(store)
         """Which slash commands were registered with Discord, and where."""
+        self.erasures: ErasureHandOff | None = None
+        """Set with several processes on one database (the cluster's relay): asks the
+        holders of other shards to erase a person from their live games."""
 
     @classmethod
     async def open(
@@ -419,7 +431,26 @@ class SessionManager:
 
     async def forget_user(self, user_id: int) -> ForgetReport:
         """Delete a person's data: out of the lobbies they sit in, their dealt games
-        abandoned, their id gone from live sessions, the store and its write-ahead log."""
+        abandoned, their id gone from live sessions, the store and its write-ahead log.
+
+        With several processes (``erasures`` set) the live games of other processes' shards
+        are theirs to end: they are asked to, and the report counts their dealt games among
+        those abandoned."""
+        report = await self.forget_here(user_id)
+        if not report.elsewhere or self.erasures is None:
+            return report
+        await self.erasures.ask(user_id, report.shards_elsewhere)
+        ending = (g for g, _, status in report.elsewhere if status is GameStatus.ACTIVE)
+        every = tuple(sorted({*report.abandoned_games, *ending}))
+        return dataclasses.replace(report, abandoned_games=every)
+
+    async def forget_here(self, user_id: int) -> ForgetReport:
+        """This process's part of :meth:`forget_user`: its sessions, and the store but for
+        the live games of shards it does not hold when several processes share it (the
+        report names those, ``elsewhere``). What another process asks of this one."""
+        shards = None
+        if self.erasures is not None:
+            shards = ShardSet(self.ownership.shard_count, self.ownership.held())
         async with self._lock:
             abandoned: list[int] = []
             for session in list(self._sessions.values()):
@@ -427,7 +458,7 @@ class SessionManager:
                 if event is not None and session.closed:
                     abandoned.append(session.game_id)
             async with self._store.unit() as repo:
-                report = await repo.forget_user(user_id, utc_now())
+                report = await repo.forget_user(user_id, utc_now(), shards)
             self.personal_settings.forget(user_id)
             await self._store.purge()
         every = tuple(sorted({*abandoned, *report.abandoned_games}))

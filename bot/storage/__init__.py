@@ -30,6 +30,7 @@ from bot.storage.models import (
     LeagueEntry,
     MessageRef,
     Season,
+    ShardSet,
     StandingsPage,
 )
 from bot.storage.postgres import PostgresStore, is_postgres_url
@@ -61,6 +62,7 @@ __all__ = [
     "PostgresStore",
     "Repository",
     "Season",
+    "ShardSet",
     "StandingsPage",
     "StorageError",
     "StorageFailure",

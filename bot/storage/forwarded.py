@@ -119,15 +119,16 @@ class ShardListener:
     """A connection of its own that LISTENs on shards' channels (a pooled connection would
     be handed to other work between notifications). ``listen`` follows the shards held."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, name: str = LISTENER_NAME) -> None:
         self._url = url
+        self._name = name
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._channels: set[int] = set()
 
     async def connect(self) -> None:
         await self.close()
         self._conn = await psycopg.AsyncConnection.connect(
-            self._url, autocommit=True, application_name=LISTENER_NAME
+            self._url, autocommit=True, application_name=self._name
         )
         self._channels = set()
 
@@ -142,11 +143,17 @@ class ShardListener:
         self._channels = wanted
 
     async def ids(self, timeout: float) -> AsyncGenerator[int]:
-        """The interaction ids notified within ``timeout`` seconds."""
+        """The interaction ids notified within ``timeout`` seconds (other payloads on the
+        shards' channels, such as erasure requests, are not clicks)."""
+        async for payload in self.payloads(timeout):
+            if payload.isdigit():
+                yield int(payload)
+
+    async def payloads(self, timeout: float) -> AsyncGenerator[str]:
+        """Every payload notified on the channels followed within ``timeout`` seconds."""
         conn = self._connected()
         async for note in conn.notifies(timeout=timeout):
-            if note.payload.isdigit():
-                yield int(note.payload)
+            yield note.payload
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None

@@ -17,6 +17,10 @@ from bot.storage.league import LeagueRows
 from bot.storage.models import GameRecord, GameStatus, from_db_time, to_db_time
 from bot.storage.rows import dump_json, required_time
 
+_SHARD_OF = "((guild_id >> 22) - ((guild_id >> 22) / ?) * ?)"
+"""The shard Discord routes a game's server to, ``(guild_id >> 22) % count`` with the count
+given twice: the remainder by integer division, as psycopg reads ``%`` as a placeholder."""
+
 _GAME_COLUMNS = (
     "SELECT id, guild_id, channel_id, host_id, ruleset, seed, status, created_at, finished_at,"
     " season, action_count, snapshot, turn_timer, lobby_channel_id, touched_at, rematch_id"
@@ -220,10 +224,9 @@ class GameRows(LeagueRows):
         if not ids:
             return []
         marks = ", ".join("?" * len(ids))
-        # The remainder by integer division, not ``%``: psycopg reads ``%`` as a placeholder.
         rows = await self._conn.execute_fetchall(
             _GAME_COLUMNS + " WHERE status IN ('lobby', 'active')"
-            f" AND ((guild_id >> 22) - ((guild_id >> 22) / ?) * ?) IN ({marks}) ORDER BY id",
+            f" AND {_SHARD_OF} IN ({marks}) ORDER BY id",
             (shard_count, shard_count, *ids),
         )
         return await self._records(rows)
@@ -238,13 +241,18 @@ class GameRows(LeagueRows):
         )
         return records[0] if records else None
 
-    async def live_game_ids_with_user(self, user_id: int) -> list[int]:
+    async def live_games_with_user(
+        self, user_id: int, shard_count: int = 1
+    ) -> list[tuple[int, int, GameStatus]]:
+        """The lobbies and games in play ``user_id`` sits in: (id, shard of its server among
+        ``shard_count``, status), by id."""
         rows = await self._conn.execute_fetchall(
-            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            f"SELECT DISTINCT g.id, {_SHARD_OF} AS shard, g.status"
+            " FROM games g JOIN seats s ON s.game_id = g.id"
             " WHERE g.status IN ('lobby', 'active') AND s.user_id = ? ORDER BY g.id",
-            (user_id,),
+            (shard_count, shard_count, user_id),
         )
-        return [int(row[0]) for row in rows]
+        return [(int(row[0]), int(row[1]), GameStatus(row[2])) for row in rows]
 
     async def game_actions(self, game_id: int) -> list[dict[str, Any]]:
         """The action log as stored (``action_to_json`` values), in the order it was played."""

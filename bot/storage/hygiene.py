@@ -10,6 +10,8 @@ played stay whole for the other players:
   longer exists), and a lobby they sit in is cancelled (the sessions take a person out of a
   lobby that is loaded before they get here, so this only meets lobbies no process serves);
 - the games they left keep no note of them (no forfeit is counted for them);
+- with several processes on one database, the lobbies and games in play of servers on
+  shards this process does not hold are left to their holders (the cluster asks them);
 - their league rows are dropped. The other players' figures and ratings are left as they
   were: they were earned in those games, and recomputing them would rewrite history.
 """
@@ -21,22 +23,34 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.games import GameRows
-from bot.storage.models import DELETED_NAME, ForgetReport, to_db_time
+from bot.storage.models import DELETED_NAME, ForgetReport, ShardSet, to_db_time
 from bot.storage.rows import dump_json, required_time
 
 
 class PersonalDataRows(GameRows):
     __slots__ = ()
 
-    async def forget_user(self, user_id: int, at: datetime) -> ForgetReport:
-        abandoned = tuple(await self.live_game_ids_with_user(user_id))
+    async def forget_user(
+        self, user_id: int, at: datetime, shards: ShardSet | None = None
+    ) -> ForgetReport:
+        """Erase ``user_id`` everywhere, or (``shards``: the shards this process holds, when
+        several processes share the database) everywhere but in the lobbies and games in
+        play of other shards' servers: those are in their holders' memory, and the report
+        names them (``elsewhere``) for their holders to erase. Games that are over are
+        erased whatever their shard."""
+        live = await self.live_games_with_user(user_id, 1 if shards is None else shards.count)
+        elsewhere = tuple(g for g in live if shards is not None and g[1] not in shards.ids)
+        others = {game_id for game_id, _, _ in elsewhere}
+        left = dump_json(sorted(others))
+        abandoned = tuple(game_id for game_id, _, _ in live if game_id not in others)
         for game_id in abandoned:
             await self.abandon_game(game_id, at)
         seats = list(
             await self._conn.execute_fetchall(
                 "SELECT s.game_id, s.seat, s.player_id, g.snapshot FROM seats s"
-                " JOIN games g ON g.id = s.game_id WHERE s.user_id = ?",
-                (user_id,),
+                " JOIN games g ON g.id = s.game_id WHERE s.user_id = ?"
+                f" AND s.game_id NOT IN ({self._dialect.ids})",
+                (user_id, left),
             )
         )
         for row in seats:
@@ -52,17 +66,24 @@ class PersonalDataRows(GameRows):
                     "UPDATE games SET snapshot = ? WHERE id = ?",
                     (dump_json(snapshot), row["game_id"]),
                 )
-        await self._conn.execute("UPDATE games SET host_id = NULL WHERE host_id = ?", (user_id,))
+        await self._conn.execute(
+            "UPDATE games SET host_id = NULL"
+            f" WHERE host_id = ? AND id NOT IN ({self._dialect.ids})",
+            (user_id, left),
+        )
         for table in ("personal_settings", "leavers", "queue"):
             await self._conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
         for table in ("messages", "turn_deadlines"):
-            await self._conn.execute(f"DELETE FROM {table} WHERE player = ?", (str(user_id),))
+            await self._conn.execute(
+                f"DELETE FROM {table} WHERE player = ? AND game_id NOT IN ({self._dialect.ids})",
+                (str(user_id), left),
+            )
         cursor = await self._conn.execute(
             "DELETE FROM league_players WHERE user_id = ?", (user_id,)
         )
         league_rows = cursor.rowcount
         await cursor.close()
-        return ForgetReport(abandoned, len(seats), league_rows)
+        return ForgetReport(abandoned, len(seats), league_rows, elsewhere)
 
     async def forget_guild(self, guild_id: int) -> int:
         """Delete everything stored about a server (its settings too); returns how many games

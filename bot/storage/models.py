@@ -185,6 +185,15 @@ class MessageRef:
 
 
 @dataclass(frozen=True, slots=True)
+class ShardSet:
+    """The shards a process holds, of ``count``: the live games of other shards' servers
+    belong to other processes (an erasure leaves them to their holders)."""
+
+    count: int
+    ids: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
 class ForgetReport:
     """What forgetting a person changed: the live games it ended, the seats it renamed
     and the league rows it dropped."""
@@ -192,3 +201,11 @@ class ForgetReport:
     abandoned_games: tuple[int, ...]
     anonymized_seats: int
     league_rows: int
+    elsewhere: tuple[tuple[int, int, GameStatus], ...] = ()
+    """The live games with the person that were left to the processes holding their
+    servers' shards: (game id, shard, status)."""
+
+    @property
+    def shards_elsewhere(self) -> frozenset[int]:
+        """The shards whose holders still have to end the person's live games."""
+        return frozenset(shard for _, shard, _ in self.elsewhere)

@@ -5,9 +5,11 @@ and ``scripts/forget.py`` erases there."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import stat
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ import pytest
 from bot.rummy import preset
 from bot.sessions import SessionManager
 from bot.storage import PostgresStore
+from bot.storage.leases import Leases
 from bot.storage.pg_migrate import bundled_pg_migrations
 from scripts.forget import main as forget_main
 from tests.app.test_launcher import TOKEN, run_launcher
@@ -114,3 +117,57 @@ def test_the_forget_script_erases_on_postgresql(
     assert forget_main(["--user", str(user)]) == 0
     assert f"user {user}: 1 live games ended" in capsys.readouterr().out
     assert asyncio.run(traces()) == 0
+
+
+def test_the_forget_script_ends_live_games_once_the_bots_are_stopped(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bots that ran leave their leases behind, which fence live games: the script takes
+    every shard for itself while it erases, which it can only once no bot holds one."""
+    user = 712345678901234567
+
+    async def lobby_and_a_bot() -> None:
+        manager = await SessionManager.open(pg_url)
+        try:
+            await manager.create_lobby(
+                guild_id=1 << 22,
+                channel_id=5,
+                host_id=user,
+                host_name="O",
+                ruleset=preset("classic"),
+            )
+        finally:
+            await manager.close()
+        async with leases() as held:
+            assert await held.acquire({0, 1}, 2, "bot", 60) == {0: 1, 1: 1}
+
+    async def bot_stopped() -> None:
+        async with leases() as held:
+            await held.release({0, 1}, "bot")
+
+    @contextlib.asynccontextmanager
+    async def leases() -> AsyncIterator[Leases]:
+        held = await Leases.open(pg_url)
+        try:
+            yield held
+        finally:
+            await held.close()
+
+    async def live() -> int:
+        manager = await SessionManager.open(pg_url)
+        try:
+            async with manager.store.unit() as repo:
+                return len(await repo.live_games())
+        finally:
+            await manager.close()
+
+    monkeypatch.setenv("RUMMY_ENV_FILE", "")
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    asyncio.run(lobby_and_a_bot())
+    assert forget_main(["--user", str(user)]) == 2  # a bot holds shards: nothing changes
+    assert "stop every bot process first" in capsys.readouterr().err
+    assert asyncio.run(live()) == 1
+    asyncio.run(bot_stopped())
+    assert forget_main(["--user", str(user)]) == 0
+    assert f"user {user}: 1 live games ended" in capsys.readouterr().out
+    assert asyncio.run(live()) == 0

@@ -1,0 +1,139 @@
+"""A person's erasure when several processes share one PostgreSQL.
+
+The process that receives the request (``/rummy forget-me``) erases what it may: its own
+shards' live games, through their sessions, and every game that is over, whatever its
+server (history is in no process's memory, and the fencing lets it be anonymized). A
+lobby or game in play on another process's shard is in that process's memory, and only it
+may write it; so the receiver leaves a request per such shard (``erasure_requests``) and
+NOTIFYs the shard's channel, and returns: the person is told their data is erased, and the
+other servers' games end within a second or two.
+
+Each process listens on the channels of the shards it holds, and on a request erases the
+person as the receiver did, for its own shards (its sessions end the games and let go of
+the person, then the store), and deletes the request. Requests of a shard nobody holds wait
+in the table: a process sweeps the requests of every shard it gains (at start, on a
+takeover), and sweeps again now and then in case a pass failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from itertools import groupby
+
+from bot.cluster.shards import Ownership
+from bot.sessions import SessionManager
+from bot.storage.erasures import ErasureRequests, is_erasure
+from bot.storage.postgres import PostgresStore
+
+log = logging.getLogger(__name__)
+
+FOLLOW_EVERY = 0.5
+"""Seconds between looks at the shards held (the LISTENs follow them)."""
+SWEEP_EVERY = 30.0
+"""Seconds between sweeps of the held shards' requests without a notification (a request
+whose pass failed is tried again then)."""
+RECONNECT_AFTER = (0.2, 0.5, 1.0, 2.0, 5.0)
+"""Pauses before reconnecting a dropped listening connection, then 5 s each time."""
+
+
+class ErasureRelay:
+    """Both sides for one process: :meth:`ask` (the session manager's
+    :class:`~bot.sessions.manager.ErasureHandOff`) and the listening owner."""
+
+    def __init__(
+        self, requests: ErasureRequests, sessions: SessionManager, ownership: Ownership
+    ) -> None:
+        self.requests = requests
+        self.sessions = sessions
+        self.ownership = ownership
+        self.carried_out = 0
+        """Requests this process carried out."""
+        self.listening = asyncio.Event()
+        """Set while the listening connection follows the shards held."""
+        self._task: asyncio.Task[None] | None = None
+
+    async def ask(self, user_id: int, shards: frozenset[int]) -> None:
+        await self.requests.ask(user_id, shards)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._listen(), name="erasures")
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def sweep(self, shards: frozenset[int]) -> int:
+        """Carry out the requests waiting for ``shards`` (held by this process); returns how
+        many. A request whose erasure fails stays, for a later sweep."""
+        done = 0
+        requests = sorted(await self.requests.pending(shards), key=lambda r: r.user_id)
+        for user_id, group in groupby(requests, lambda r: r.user_id):
+            try:
+                report = await self.sessions.forget_here(user_id)
+            except Exception:
+                log.exception("the erasure of a person asked by another process failed")
+                continue
+            for request in group:
+                await self.requests.done(request)
+                done += 1
+            log.info(
+                "erased a person for another process: %d live games ended here",
+                len(report.abandoned_games),
+            )
+        self.carried_out += done
+        return done
+
+    async def _listen(self) -> None:
+        failures = 0
+        while True:
+            listener = self.requests.listener()
+            try:
+                await listener.connect()
+                followed: frozenset[int] = frozenset()
+                swept = time.monotonic()
+                while True:
+                    held = self.ownership.held()
+                    await listener.follow(held)
+                    if held - followed:  # gained (at start too): their waiting requests
+                        await self.sweep(held - followed)
+                    followed = held
+                    self.listening.set()
+                    failures = 0
+                    asked = False
+                    async with contextlib.aclosing(listener.payloads(FOLLOW_EVERY)) as notes:
+                        async for payload in notes:
+                            if is_erasure(payload):
+                                asked = True
+                                break
+                    if asked or time.monotonic() - swept > SWEEP_EVERY:
+                        swept = time.monotonic()
+                        await self.sweep(held)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self.listening.clear()
+                pause = RECONNECT_AFTER[min(failures, len(RECONNECT_AFTER) - 1)]
+                failures += 1
+                log.warning("erasures: listening failed (%s); again in %s s", error, pause)
+                await asyncio.sleep(pause)
+            finally:
+                self.listening.clear()
+                await listener.close()
+
+
+def erasure_relay_for(sessions: SessionManager) -> ErasureRelay | None:
+    """The relay of a process on PostgreSQL, set as the sessions' hand-off; None on SQLite,
+    where one process holds every game and erases them all itself."""
+    store = sessions.store
+    if not isinstance(store, PostgresStore):
+        return None
+    relay = ErasureRelay(ErasureRequests(store.pool, store.url), sessions, sessions.ownership)
+    sessions.erasures = relay
+    return relay
