@@ -11,7 +11,8 @@ erases the person from its shard). Medians and 90th percentiles.
     .venv/bin/python benchmarks/bench_erasure.py --rounds 30
 
 The URL names a database on a server where the role may create databases: a fresh one is
-made for the run and dropped after it. Without a URL the benchmark says so and stops.
+made for the run and dropped after it. Without a URL, a throwaway server started by
+pg_virtualenv (fsync on) is used, as by the other PostgreSQL benchmarks.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import statistics
 import sys
 import time
@@ -37,6 +37,7 @@ from bot.sessions import Brains, Session, SessionManager  # noqa: E402
 from bot.storage import PostgresStore  # noqa: E402
 from bot.storage.leases import Leases, owner_url  # noqa: E402
 from bot.storage.scratch import scratch_database  # noqa: E402
+from tests.postgres import server_or_throwaway  # noqa: E402
 from tests.sessions.conftest import BOB, start_game  # noqa: E402
 from tests.waiting import eventually  # noqa: E402
 
@@ -75,10 +76,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def main(args: argparse.Namespace) -> None:
-    base = args.postgres or os.environ.get("RUMMY_TEST_POSTGRES")
-    if not base:
-        print("bench_erasure: no PostgreSQL (pass --postgres URL or set RUMMY_TEST_POSTGRES)")
-        return
+    base = args.postgres
     times: dict[str, list[float]] = {"local answer": [], "cross answer": [], "cross ended": []}
     async with (
         scratch_database(base, "bench_erase") as url,
@@ -121,4 +119,6 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=30, help="erasures measured")
     parser.add_argument("--warmup", type=int, default=4, help="erasures not measured")
     parser.add_argument("--postgres", help="PostgreSQL URL (default: RUMMY_TEST_POSTGRES)")
-    asyncio.run(main(parser.parse_args()))
+    args = parser.parse_args()
+    args.postgres = server_or_throwaway(__file__, args.postgres)
+    asyncio.run(main(args))

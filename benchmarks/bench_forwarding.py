@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import statistics
 import sys
 import warnings
@@ -46,7 +45,7 @@ from bot.storage.leases import Leases, owner_url  # noqa: E402
 from bot.storage.scratch import scratch_database  # noqa: E402
 from tests.discord.fake import FakeDiscord, User, patch_discord  # noqa: E402
 from tests.discord.helpers import Table, deal  # noqa: E402
-from tests.postgres import ENV, under_throwaway_server  # noqa: E402
+from tests.postgres import server_or_throwaway  # noqa: E402
 from tests.waiting import eventually  # noqa: E402
 
 SHARDS = 2
@@ -106,7 +105,7 @@ async def stale_click(fake: FakeDiscord, table: Table, user: User) -> float:
 
 
 async def main(args: argparse.Namespace) -> None:
-    base = args.postgres or os.environ[ENV]
+    base = args.postgres
     async with scratch_database(base, "bench_fwd") as url, FakeDiscord(shards=SHARDS) as fake:
         with patch_discord(fake):
             local_guild = fake.add_guild("Local", shard=0)
@@ -160,6 +159,5 @@ if __name__ == "__main__":
     parser.add_argument("--warmup", type=int, default=10, help="clicks of each kind not measured")
     parser.add_argument("--postgres", help="PostgreSQL URL (default: RUMMY_TEST_POSTGRES)")
     args = parser.parse_args()
-    if not (args.postgres or os.environ.get(ENV)):
-        sys.exit(under_throwaway_server(__file__, sys.argv[1:]))
+    args.postgres = server_or_throwaway(__file__, args.postgres)
     asyncio.run(main(args))

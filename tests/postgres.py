@@ -78,3 +78,13 @@ def under_throwaway_server(script: str, args: Sequence[str]) -> int:
     return subprocess.call(
         ["pg_virtualenv", "-o", "fsync=on", "sh", "-c", f'{ENV}="{url}" exec "$@"', "sh", *command]
     )
+
+
+def server_or_throwaway(script: str, given: str | None) -> str:
+    """The PostgreSQL URL a benchmark was given (``--postgres``) or ``ENV`` names; without
+    either, ``script`` runs again under :func:`under_throwaway_server` and this process
+    exits with its status."""
+    url = given or os.environ.get(ENV)
+    if not url:
+        sys.exit(under_throwaway_server(script, sys.argv[1:]))
+    return url
