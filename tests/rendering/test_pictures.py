@@ -16,6 +16,7 @@ from PIL import Image
 
 import rendering
 from bot.rummy.views import GameView, RoundResult
+from cogs.picture_words import picture_words
 from rendering.layout import Box, CardItem, Layout
 from rendering.sprites import clear_cache
 from tests.rendering import scenes
@@ -49,7 +50,7 @@ def _hand(name: str, scene: Callable[[], GameView], **options: Any) -> Case:
     return Case(f"hand_{name}", lay, draw)
 
 
-def _summary(name: str, theme: str) -> Case:
+def _summary(name: str, theme: str, locale: str | None = None) -> Case:
     result: RoundResult | None
     view, result = scenes.hand_scoring_round()
     if name == "game_over":
@@ -58,10 +59,15 @@ def _summary(name: str, theme: str) -> Case:
         view, result = scenes.blocked_round()
     elif name == "ended":
         view, result = scenes.ended_round()
+    words = picture_words(locale or "en")
     return Case(
-        f"summary_{name}_{theme}",
-        lambda: rendering.layout_round_summary(view, result, names=scenes.NAMES, theme=theme),
-        lambda: rendering.render_round_summary(view, result, names=scenes.NAMES, theme=theme),
+        f"summary_{name}_{theme}" + (f"_{locale}" if locale else ""),
+        lambda: rendering.layout_round_summary(
+            view, result, names=scenes.NAMES, theme=theme, words=words
+        ),
+        lambda: rendering.render_round_summary(
+            view, result, names=scenes.NAMES, theme=theme, words=words
+        ),
     )
 
 
@@ -92,6 +98,7 @@ def _league(theme: str) -> list[Case]:
 
 
 NAMES, CROWDED = scenes.NAMES, scenes.CROWDED_NAMES
+RU, CS = picture_words("ru"), picture_words("cs")
 CASES = [
     _table("classic_dark", scenes.classic_table, names=NAMES),
     _table(
@@ -138,6 +145,19 @@ CASES = [
     _chart("light"),
     *_league("dark"),
     *_league("light"),
+    # The languages the rules came from: longer words, Cyrillic and Czech diacritics.
+    _table("deep_discard_40_dark_ru", scenes.deep_discard_table, names=NAMES, words=RU),
+    _table(
+        "world_names_light_cs",
+        scenes.classic_table,
+        names=scenes.WORLD_NAMES,
+        theme="light",
+        words=CS,
+    ),
+    _hand("13_cards_light_cs", scenes.thirteen_card_hand, theme="light", words=CS),
+    _hand("deep_take_dark_ru", scenes.deep_take_hand, words=RU),
+    _summary("hand_scoring", "dark", "ru"),
+    _summary("blocked", "light", "cs"),
 ]
 IDS = [c.name for c in CASES]
 
