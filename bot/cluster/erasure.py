@@ -23,6 +23,7 @@ import logging
 import time
 from itertools import groupby
 
+from bot.cluster.listening import ShardChannels, listen_on_held_shards
 from bot.cluster.shards import Ownership
 from bot.sessions import SessionManager
 from bot.storage.erasures import ErasureRequests, is_erasure
@@ -30,13 +31,9 @@ from bot.storage.postgres import PostgresStore
 
 log = logging.getLogger(__name__)
 
-FOLLOW_EVERY = 0.5
-"""Seconds between looks at the shards held (the LISTENs follow them)."""
 SWEEP_EVERY = 30.0
 """Seconds between sweeps of the held shards' requests without a notification (a request
 whose pass failed is tried again then)."""
-RECONNECT_AFTER = (0.2, 0.5, 1.0, 2.0, 5.0)
-"""Pauses before reconnecting a dropped listening connection, then 5 s each time."""
 
 
 class ErasureRelay:
@@ -54,13 +51,20 @@ class ErasureRelay:
         self.listening = asyncio.Event()
         """Set while the listening connection follows the shards held."""
         self._task: asyncio.Task[None] | None = None
+        self._asked = False
+        self._swept = time.monotonic()
 
     async def ask(self, user_id: int, shards: frozenset[int]) -> None:
         await self.requests.ask(user_id, shards)
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._listen(), name="erasures")
+            channels = ShardChannels(
+                "erasures", self.requests.listener, self._sweep_gained, self._heard, self._after
+            )
+            self._task = asyncio.get_running_loop().create_task(
+                listen_on_held_shards(channels, self.ownership, self.listening), name="erasures"
+            )
 
     async def close(self) -> None:
         task, self._task = self._task, None
@@ -90,42 +94,18 @@ class ErasureRelay:
         self.carried_out += done
         return done
 
-    async def _listen(self) -> None:
-        failures = 0
-        while True:
-            listener = self.requests.listener()
-            try:
-                await listener.connect()
-                followed: frozenset[int] = frozenset()
-                swept = time.monotonic()
-                while True:
-                    held = self.ownership.held()
-                    await listener.follow(held)
-                    if held - followed:  # gained (at start too): their waiting requests
-                        await self.sweep(held - followed)
-                    followed = held
-                    self.listening.set()
-                    failures = 0
-                    asked = False
-                    async with contextlib.aclosing(listener.payloads(FOLLOW_EVERY)) as notes:
-                        async for payload in notes:
-                            if is_erasure(payload):
-                                asked = True
-                                break
-                    if asked or time.monotonic() - swept > SWEEP_EVERY:
-                        swept = time.monotonic()
-                        await self.sweep(held)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                self.listening.clear()
-                pause = RECONNECT_AFTER[min(failures, len(RECONNECT_AFTER) - 1)]
-                failures += 1
-                log.warning("erasures: listening failed (%s); again in %s s", error, pause)
-                await asyncio.sleep(pause)
-            finally:
-                self.listening.clear()
-                await listener.close()
+    async def _sweep_gained(self, shards: frozenset[int]) -> None:
+        await self.sweep(shards)
+
+    async def _heard(self, payload: str) -> bool:
+        """An erasure request ends the window: the shards are swept at once."""
+        self._asked = self._asked or is_erasure(payload)
+        return self._asked
+
+    async def _after(self, held: frozenset[int]) -> None:
+        if self._asked or time.monotonic() - self._swept > SWEEP_EVERY:
+            self._asked, self._swept = False, time.monotonic()
+            await self.sweep(held)
 
 
 def erasure_relay_for(sessions: SessionManager) -> ErasureRelay | None:

@@ -32,9 +32,10 @@ from typing import Any
 import discord
 
 from bot.cluster.intake import Intake, Payload
+from bot.cluster.listening import ShardChannels, listen_on_held_shards
 from bot.cluster.shards import Ownership, shard_of
 from bot.i18n import catalog_locale, t
-from bot.storage.forwarded import ForwardedClicks, ShardListener
+from bot.storage.forwarded import ForwardedClicks
 from bot.storage.postgres import PostgresStore
 
 log = logging.getLogger(__name__)
@@ -46,10 +47,6 @@ GIVE_UP_AFTER = 2.5
 """Seconds of age at which the receiver takes an unclaimed click back and answers it."""
 PRUNE_AFTER = 60.0
 """Rows older than this are deleted by the owners (their receiver died before giving up)."""
-FOLLOW_EVERY = 0.5
-"""Seconds between looks at the shards held (the LISTENs follow them)."""
-RECONNECT_AFTER = (0.2, 0.5, 1.0, 2.0, 5.0)
-"""Pauses before reconnecting a dropped listening connection, then 5 s each time."""
 SILENT_KEY = "cluster.owner_silent"
 
 
@@ -86,7 +83,7 @@ class Forwarder:
         """Clicks this process answered as not answered (owner gone, or silent)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._listening: asyncio.Task[None] | None = None
-        self._listener: ShardListener | None = None
+        self._last_prune = 0.0
         self.listening = asyncio.Event()
         """Set while the listening connection follows the shards held."""
 
@@ -153,46 +150,28 @@ class Forwarder:
     def start(self) -> None:
         """Start listening for the clicks of the shards this process holds."""
         if self._listening is None:
-            self._listening = asyncio.get_running_loop().create_task(self._listen())
+            channels = ShardChannels(
+                "forwarded clicks", self.clicks.listener, self._catch_up, self._heard, self._prune
+            )
+            self._listening = asyncio.get_running_loop().create_task(
+                listen_on_held_shards(channels, self.ownership, self.listening)
+            )
 
-    async def _listen(self) -> None:
-        failures = 0
-        last_prune = 0.0
-        while True:
-            listener = self._listener = self.clicks.listener()
-            try:
-                await listener.connect()
-                followed: frozenset[int] = frozenset()
-                while True:
-                    held = self.ownership.held()
-                    await listener.follow(held)
-                    if held - followed:
-                        # Clicks that came while nobody listened (a reconnect, a takeover)
-                        # are still answered if young enough.
-                        for interaction_id in await self.clicks.waiting(held - followed):
-                            await self._take(interaction_id)
-                    followed = held
-                    self.listening.set()
-                    failures = 0
-                    # Closed at once even when a claim fails: the generator holds the
-                    # connection's lock while it is open.
-                    async with contextlib.aclosing(listener.ids(FOLLOW_EVERY)) as ids:
-                        async for interaction_id in ids:
-                            await self._take(interaction_id)
-                    if time.monotonic() - last_prune > PRUNE_AFTER / 2:
-                        last_prune = time.monotonic()
-                        await self.clicks.prune(PRUNE_AFTER)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                self.listening.clear()
-                pause = RECONNECT_AFTER[min(failures, len(RECONNECT_AFTER) - 1)]
-                failures += 1
-                log.warning("forwarded clicks: listening failed (%s); again in %s s", error, pause)
-                await asyncio.sleep(pause)
-            finally:
-                self.listening.clear()
-                await listener.close()
+    async def _catch_up(self, shards: frozenset[int]) -> None:
+        """Clicks that came while nobody listened (a reconnect, a takeover) are still
+        answered if young enough."""
+        for interaction_id in await self.clicks.waiting(shards):
+            await self._take(interaction_id)
+
+    async def _heard(self, payload: str) -> bool:
+        if payload.isdigit():  # other notices on the shards' channels are not clicks
+            await self._take(int(payload))
+        return False
+
+    async def _prune(self, held: frozenset[int]) -> None:
+        if time.monotonic() - self._last_prune > PRUNE_AFTER / 2:
+            self._last_prune = time.monotonic()
+            await self.clicks.prune(PRUNE_AFTER)
 
     async def _take(self, interaction_id: int) -> None:
         """Claim a forwarded click and dispatch it here, if it is young enough to answer."""

@@ -142,13 +142,6 @@ class ShardListener:
             await conn.execute(f'UNLISTEN "{channel_of(int(shard))}"')
         self._channels = wanted
 
-    async def ids(self, timeout: float) -> AsyncGenerator[int]:
-        """The interaction ids notified within ``timeout`` seconds (other payloads on the
-        shards' channels, such as erasure requests, are not clicks)."""
-        async for payload in self.payloads(timeout):
-            if payload.isdigit():
-                yield int(payload)
-
     async def payloads(self, timeout: float) -> AsyncGenerator[str]:
         """Every payload notified on the channels followed within ``timeout`` seconds."""
         conn = self._connected()

@@ -86,8 +86,8 @@ async def test_one_interaction_is_handed_on_once_and_taken_once(
         first = snowflake()
         assert await clicks.forward(first, 1, click(first))
         assert not await clicks.forward(first, 1, click(first))  # a second receiver, a repeat
-        heard = [i async for i in listener.ids(0.5)]
-        assert heard == [first]  # the id only, once
+        heard = [p async for p in listener.payloads(0.5)]
+        assert heard == [str(first)]  # the id only, once
         assert await clicks.waiting({1}) == [first]
         assert await clicks.waiting({0}) == []
         taken = await clicks.claim(first)
