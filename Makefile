@@ -60,14 +60,17 @@ typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks
 
 # The PostgreSQL part of the suite needs a server: RUMMY_TEST_POSTGRES names one, else
 # pg_virtualenv (Debian's postgresql-common) starts a throwaway one for the run (fsync off:
-# its data dies with it). Without either the suite runs on SQLite alone and says so.
+# its data dies with it). `-t` keeps that cluster in a private temporary directory even as
+# root: as root pg_virtualenv otherwise uses the system's /etc/postgresql/<v>/regress, which a
+# run killed halfway leaves behind and every later run then refuses to overwrite (and two runs
+# at once would share). Without either the suite runs on SQLite alone and says so.
 PYTEST := $(PY) -m pytest -W error -q -n auto
 PG_TEST_URL := postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE
 
 pytest: $(DEV_STAMP) ## the test suite, one worker per core, on SQLite and PostgreSQL
 	@if [ -z "$$RUMMY_TEST_POSTGRES" ] && command -v pg_virtualenv >/dev/null; then \
 		echo "PostgreSQL: a throwaway server started by pg_virtualenv"; \
-		pg_virtualenv -o fsync=off sh -c \
+		pg_virtualenv -t -o fsync=off sh -c \
 			'RUMMY_TEST_POSTGRES="$(PG_TEST_URL)" exec "$$@"' sh $(PYTEST); \
 	else \
 		test -n "$$RUMMY_TEST_POSTGRES" || \

@@ -34,6 +34,7 @@ import discord
 import yarl
 
 from bot.app import RummyBot
+from bot.background import stop_tasks
 from bot.cluster import Ownership, StaticOwnership
 from bot.cluster.erasure import ErasureRelay, erasure_relay_for
 from bot.cluster.forwarding import forwarding_for
@@ -366,14 +367,10 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
                 discord_task.result()
                 return
             log.info("shards %s from now on: connecting Discord again", sorted(keeper.held()))
-            discord_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await discord_task
+            await stop_tasks(discord_task)
     finally:
         if discord_task is not None and not discord_task.done():  # stopped by a signal
-            discord_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await discord_task
+            await stop_tasks(discord_task)
         if relay is not None:
             await relay.close()
         await sessions.close()

@@ -24,6 +24,7 @@ import discord
 from discord.ext import commands
 
 from bot.app import RummyBot
+from bot.background import stop_tasks, wait_at_most
 from bot.logs import describe
 from cogs.display.notifier import Notifier
 
@@ -44,10 +45,7 @@ class Housekeeping(commands.Cog):
         self._eraser = asyncio.create_task(self._erase_loop(), name="erase-departed-servers")
 
     async def cog_unload(self) -> None:
-        if self._eraser is not None:
-            self._eraser.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._eraser
+        await stop_tasks(self._eraser)
 
     async def _erase_loop(self) -> None:
         """Erase the servers whose grace period is over, now and then (and soon after a
@@ -61,8 +59,7 @@ class Housekeeping(commands.Cog):
             except Exception:
                 log.exception("could not erase the servers the bot left; trying again later")
             pause = min(ERASE_CHECK_SECONDS, max(grace.total_seconds() / 4, 0.05))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._departed.wait(), pause)
+            await wait_at_most(self._departed, pause)
             self._departed.clear()
 
     @commands.Cog.listener()

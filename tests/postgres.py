@@ -76,7 +76,17 @@ def under_throwaway_server(script: str, args: Sequence[str]) -> int:
     command = [sys.executable, script, *args]
     print("PostgreSQL: a throwaway server started by pg_virtualenv (fsync on)", flush=True)
     return subprocess.call(
-        ["pg_virtualenv", "-o", "fsync=on", "sh", "-c", f'{ENV}="{url}" exec "$@"', "sh", *command]
+        [
+            "pg_virtualenv",
+            "-t",
+            "-o",
+            "fsync=on",
+            "sh",
+            "-c",
+            f'{ENV}="{url}" exec "$@"',
+            "sh",
+            *command,
+        ]
     )
 
 

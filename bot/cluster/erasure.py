@@ -18,11 +18,11 @@ takeover), and sweeps again now and then in case a pass failed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from itertools import groupby
 
+from bot.background import stop_tasks
 from bot.cluster.listening import ShardChannels, listen_on_held_shards
 from bot.cluster.shards import Ownership
 from bot.sessions import SessionManager
@@ -68,10 +68,7 @@ class ErasureRelay:
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(task)
 
     async def sweep(self, shards: frozenset[int]) -> int:
         """Carry out the requests waiting for ``shards`` (held by this process); returns how

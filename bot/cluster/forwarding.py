@@ -23,7 +23,6 @@ only the owner holds the game. Instead:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -31,6 +30,7 @@ from typing import Any
 
 import discord
 
+from bot.background import stop_tasks
 from bot.cluster.intake import Intake, Payload
 from bot.cluster.listening import ShardChannels, listen_on_held_shards
 from bot.cluster.shards import Ownership, shard_of
@@ -203,11 +203,7 @@ class Forwarder:
     async def close(self) -> None:
         tasks = [*self._tasks, *([self._listening] if self._listening is not None else [])]
         self._listening = None
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(*tasks)
 
 
 def forwarding_for(

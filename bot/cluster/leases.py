@@ -25,6 +25,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
+from bot.background import stop_tasks, wait_at_most
 from bot.cluster.identity import gone, process_identity
 from bot.cluster.shards import shard_of
 from bot.settings import DEFAULT_LEASE_SECONDS
@@ -160,12 +161,8 @@ class LeaseKeeper:
     async def stop(self, *, release: bool = True) -> None:
         """Stop renewing; with ``release`` give every lease up, so a standby takes the shards
         at once. Without it the leases run out by themselves (what a crash looks like)."""
-        for task in (self._task, self._listener):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        self._task = self._listener = None
+        tasks, self._task, self._listener = (self._task, self._listener), None, None
+        await stop_tasks(*tasks)
         if release:  # the claims of a standby go too, held shards or none
             shards = frozenset(self._until)
             self._until.clear()
@@ -196,9 +193,8 @@ class LeaseKeeper:
     async def _pause(self, started: float) -> None:
         """Until the next round: a renewal interval after ``started``, or at once when
         another process released leases (a standby takes them without waiting)."""
-        with contextlib.suppress(TimeoutError):
-            until = min(started + self.interval, self._next_expiry)
-            await asyncio.wait_for(self._released.wait(), max(0.0, until - self._clock()))
+        until = min(started + self.interval, self._next_expiry)
+        await wait_at_most(self._released, until - self._clock())
         self._released.clear()
 
     async def _listen(self) -> None:
@@ -217,7 +213,8 @@ class LeaseKeeper:
         lost: set[int] = set()
         handed: set[int] = set()
         try:
-            await asyncio.wait_for(self._exchange(gained, lost, handed), timeout=self.interval)
+            async with asyncio.timeout(self.interval):
+                await self._exchange(gained, lost, handed)
         except (TimeoutError, StorageError) as error:
             log.warning("the shard leases could not be renewed: %s", error or type(error).__name__)
         # Stop acting for a shard before the database can let another process take it.

@@ -20,7 +20,6 @@ table only through its operations.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
@@ -28,6 +27,7 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
+from bot.background import wait_at_most
 from bot.clock import utc_now
 from bot.league import final_results
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
@@ -397,8 +397,7 @@ class Session:
         """Deal: the lobby becomes a game. Host or moderator only; the ruleset decides how
         many players may sit down. A lobby being moved into its thread is dealt once it is
         there (or after ``PLACING_LIMIT`` seconds, where it is)."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._placed.wait(), PLACING_LIMIT)
+        await wait_at_most(self._placed, PLACING_LIMIT)
 
         async def work() -> Committed:
             if not self._may_run_table(by_user, moderator):

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.app import RummyBot
+from bot.background import wait_at_most
 from bot.i18n import catalog_locale
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
@@ -124,8 +125,7 @@ class Notifier(commands.Cog):
         until = loop.time() + timeout
         while (messages.latest is None or messages.latest.seq < seq) and loop.time() < until:
             messages.noted.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(messages.noted.wait(), until - loop.time())
+            await wait_at_most(messages.noted, until - loop.time())
         return messages
 
     def release(

@@ -8,13 +8,13 @@ game. A Discord error is logged and the next pass tries again; it never reaches 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.background import wait_at_most
 from cogs.display.channel import ChannelPosts
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hands
@@ -61,8 +61,7 @@ class Worker:
             if due is None:
                 await messages.wake.wait()
             else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(messages.wake.wait(), due)
+                await wait_at_most(messages.wake, due)
             messages.wake.clear()
             try:
                 await self._flush(messages)

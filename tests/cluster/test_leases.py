@@ -135,6 +135,22 @@ async def test_a_standby_waits_then_takes_over_at_once_when_the_holder_stops(
         assert b.generations == {0: 2, 1: 2}
 
 
+async def test_a_release_heard_as_the_keeper_stops_does_not_keep_it_running(
+    pg_url: str,
+) -> None:
+    """The listener's wake-up and the cancel of ``stop`` in one turn of the loop: on Python
+    3.11 ``asyncio.wait_for`` then returns the woken wait and drops the cancel, and the
+    keeper renewed its leases forever while ``stop`` waited for it."""
+    async with process(pg_url, "a", None) as (_, a):
+        await a.start()
+        await asyncio.sleep(a.interval / 2)  # its first round done, it waits for the next
+        a._released.set()  # what a release notice from another process does
+        stopping = asyncio.create_task(a.stop())
+        done, _ = await asyncio.wait({stopping}, timeout=5)  # waits, never cancels it
+        assert stopping in done
+        assert a.held() == frozenset()
+
+
 async def test_a_taken_over_shard_goes_back_to_its_own_process_when_that_is_back(
     pg_url: str,
 ) -> None:
