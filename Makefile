@@ -81,7 +81,7 @@ pytest: $(DEV_STAMP) ## the test suite, one worker per core, on SQLite and Postg
 soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player count from SOAK_SEED
 	RUMMY_BULK_GAMES=$(SOAK_GAMES) RUMMY_BULK_SEED=$(SOAK_SEED) \
 	RUMMY_PROPERTY_EXAMPLES=$(SOAK_EXAMPLES) \
-	$(PY) -m pytest -W error -q -s --hypothesis-seed=$(SOAK_SEED) \
+	$(PY) -m pytest -W error -q -s --timeout=0 --hypothesis-seed=$(SOAK_SEED) \
 		tests/engine/test_properties.py
 
 bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)

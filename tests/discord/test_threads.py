@@ -176,13 +176,19 @@ async def test_a_restart_in_the_middle_of_a_threaded_game_carries_on_in_its_thre
         session = again.session()
         assert session.channel_id == thread.id
         assert session.lobby_channel_id == table.channel.id
-        await play_to_end(again)
-        await eventually(lambda: "Game over." in lobby.content)
-        await eventually(is_archived(thread))
-        # The table message from before the restart was edited on; none was posted anew.
+        # The table message from before the restart is edited on; none is posted anew
+        # (until a round ends: a new deal posts the table below the round's summary).
+        before = posted.content
+        assert "drew" in await again.text(other, "draw", source="stock")
+        card = await again.fake.autocomplete(other, thread, "discard", focused="card", card="")
+        assert "discarded" in await again.text(other, "discard", card=card[0]["value"])
+        await eventually(lambda: getattr(again.table_message(), "content", before) != before)
         tables = [
-            m
+            m.id
             for m in again.fake.messages(thread)
             if any(a.filename == "table.png" for a in m.attachments)
         ]
-        assert tables == [posted]
+        assert tables == [posted.id]
+        await play_to_end(again)
+        await eventually(lambda: "Game over." in lobby.content)
+        await eventually(is_archived(thread))
