@@ -98,6 +98,24 @@ class Cluster:
             if leases is not None:
                 await leases.close()
 
+    @contextlib.asynccontextmanager
+    async def dealt_game(
+        self, owner_ttl: float = TTL
+    ) -> AsyncIterator[tuple[Table, Process, Process]]:
+        """A game of two dealt in a server of shard 1 and played by its process ``b``; the
+        players' DM clicks arrive at process ``a`` (shard 0's, which also syncs the commands).
+        Yields the table, then the owner and the receiver."""
+        guild = self.fake.add_guild("Cards", shard=1)
+        channel = guild.add_text_channel("rummy")
+        players = [self.fake.add_user("ann"), self.fake.add_user("bob")]
+        async with (
+            self.process("b", 1, guild.id, ttl=owner_ttl) as owner,
+            self.process("a", 0, guild.id) as receiver,
+        ):
+            table = Table(self.fake, owner.bot, owner.sessions, guild, channel, players)
+            await deal(table)
+            yield table, owner, receiver
+
 
 @pytest.fixture
 def cluster(fake: FakeDiscord, bot_factory: BotFactory, pg_url: str) -> Cluster:
@@ -121,19 +139,11 @@ async def dm_draw(table: Table) -> tuple[User, Interaction]:
 async def test_a_dm_click_is_forwarded_to_the_owner_and_answered_there(
     cluster: Cluster, fake: FakeDiscord
 ) -> None:
-    guild = fake.add_guild("Cards", shard=1)
-    channel = guild.add_text_channel("rummy")
-    players = [fake.add_user("ann"), fake.add_user("bob")]
-    async with (
-        cluster.process("b", 1, guild.id) as owner,
-        cluster.process("a", 0, guild.id) as receiver,
-    ):
-        table = Table(fake, owner.bot, owner.sessions, guild, channel, players)
-        await deal(table)
+    async with cluster.dealt_game() as (table, owner, receiver):
         session = table.session()
         assert receiver.sessions.by_game(session.game_id) is None
         before = session.seq
-        hand = {str(u.id): len(session.view(str(u.id)).hand) for u in players}
+        hand = {str(u.id): len(session.view(str(u.id)).hand) for u in table.players}
         user, click = await dm_draw(table)
         assert (await click.response(3)).deferred
         assert click.latency is not None
@@ -154,16 +164,8 @@ async def test_a_dm_click_is_forwarded_to_the_owner_and_answered_there(
 async def test_a_click_whose_owner_is_gone_fails_and_is_never_applied(
     cluster: Cluster, fake: FakeDiscord
 ) -> None:
-    guild = fake.add_guild("Cards", shard=1)
-    channel = guild.add_text_channel("rummy")
-    players = [fake.add_user("ann"), fake.add_user("bob")]
-    async with (
-        cluster.process("b", 1, guild.id) as owner,
-        cluster.process("a", 0, guild.id) as receiver,
-    ):
+    async with cluster.dealt_game() as (table, owner, receiver):
         assert owner.keeper is not None
-        table = Table(fake, owner.bot, owner.sessions, guild, channel, players)
-        await deal(table)
         session = table.session()
         before = session.seq
         await owner.keeper.stop()  # its lease ends: nobody holds shard 1
@@ -189,15 +191,7 @@ async def test_a_click_whose_owner_is_gone_fails_and_is_never_applied(
 async def test_a_click_the_owner_does_not_claim_in_time_fails_and_is_never_applied(
     cluster: Cluster, fake: FakeDiscord
 ) -> None:
-    guild = fake.add_guild("Cards", shard=1)
-    channel = guild.add_text_channel("rummy")
-    players = [fake.add_user("ann"), fake.add_user("bob")]
-    async with (
-        cluster.process("b", 1, guild.id) as owner,
-        cluster.process("a", 0, guild.id) as receiver,
-    ):
-        table = Table(fake, owner.bot, owner.sessions, guild, channel, players)
-        await deal(table)
+    async with cluster.dealt_game() as (table, owner, receiver):
         session = table.session()
         before = session.seq
         await owner.forwarder.close()  # alive and holding its lease, but not listening

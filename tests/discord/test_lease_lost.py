@@ -7,8 +7,6 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from tests.discord.fake import FakeDiscord
-from tests.discord.helpers import Table, deal
 from tests.discord.test_forwarding import SHARDS, Cluster, cluster
 
 __all__ = ["cluster"]  # the fixture
@@ -19,19 +17,9 @@ MOVED = "handed to another process"
 
 
 @pytest.mark.fake(shards=SHARDS)
-async def test_a_move_after_the_lease_was_taken_is_refused_in_words(
-    cluster: Cluster, fake: FakeDiscord
-) -> None:
-    guild = fake.add_guild("Cards", shard=1)
-    channel = guild.add_text_channel("rummy")
-    players = [fake.add_user("ann"), fake.add_user("bob")]
+async def test_a_move_after_the_lease_was_taken_is_refused_in_words(cluster: Cluster) -> None:
     # A long lease: the process does not learn of the loss before the move arrives.
-    async with (
-        cluster.process("b", 1, guild.id, ttl=600) as owner,
-        cluster.process("a", 0, guild.id),  # shard 0's process syncs the commands
-    ):
-        table = Table(fake, owner.bot, owner.sessions, guild, channel, players)
-        await deal(table)
+    async with cluster.dealt_game(owner_ttl=600) as (table, _, _):
         session = table.session()
         before, current = session.seq, session.view(None).current
         async with await psycopg.AsyncConnection.connect(cluster.url, autocommit=True) as conn:
@@ -39,7 +27,7 @@ async def test_a_move_after_the_lease_was_taken_is_refused_in_words(
                 "UPDATE shard_leases SET owner = 'elsewhere', generation = generation + 1"
                 " WHERE shard_id = 1"
             )
-        user = next(u for u in players if str(u.id) == current)
+        user = next(u for u in table.players if str(u.id) == current)
         answer = await table.answer(user, "draw", source="stock")
         assert answer.ephemeral
         assert MOVED in answer.content

@@ -4,7 +4,9 @@ process got the request, while a live game stays its shard holder's to write."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 
 import psycopg
 import pytest
@@ -45,17 +47,22 @@ async def _dealt(store: PostgresStore, guild: int, channel: int) -> GameRecord:
     return record
 
 
-async def _two_processes(pg_url: str) -> tuple[PostgresStore, PostgresStore]:
+@contextlib.asynccontextmanager
+async def _two_processes(pg_url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """The stores of process a, holding shard 0 of 2, and process b, holding shard 1."""
     leases = await Leases.open(pg_url)
     try:
         assert await leases.acquire({0}, 2, "a", 60) == {0: 1}
         assert await leases.acquire({1}, 2, "b", 60) == {1: 1}
     finally:
         await leases.close()
-    return (
-        await PostgresStore.open(owner_url(pg_url, "a")),
-        await PostgresStore.open(owner_url(pg_url, "b")),
-    )
+    a = await PostgresStore.open(owner_url(pg_url, "a"))
+    b = await PostgresStore.open(owner_url(pg_url, "b"))
+    try:
+        yield a, b
+    finally:
+        await a.close()
+        await b.close()
 
 
 async def _seats_of(store: PostgresStore, user_id: int) -> int:
@@ -67,8 +74,7 @@ async def _seats_of(store: PostgresStore, user_id: int) -> int:
 
 
 async def test_another_shard_history_is_anonymized_by_any_process(pg_url: str) -> None:
-    a, b = await _two_processes(pg_url)
-    try:
+    async with _two_processes(pg_url) as (a, b):
         over = await _dealt(b, THERE, 1)
         async with b.unit() as repo:
             await repo.abandon_game(over.id, utc_now())
@@ -87,14 +93,10 @@ async def test_another_shard_history_is_anonymized_by_any_process(pg_url: str) -
         assert stored.snapshot is not None
         assert "deleted-0" in stored.snapshot
         assert ANN not in {s.user_id for s in stored.seats}
-    finally:
-        await a.close()
-        await b.close()
 
 
 async def test_a_live_game_of_another_shard_is_left_to_its_holder(pg_url: str) -> None:
-    a, b = await _two_processes(pg_url)
-    try:
+    async with _two_processes(pg_url) as (a, b):
         mine = await _dealt(a, HERE, 1)
         theirs = await _dealt(b, THERE, 2)
         async with a.unit() as repo:
@@ -119,14 +121,10 @@ async def test_a_live_game_of_another_shard_is_left_to_its_holder(pg_url: str) -
             rest = await repo.forget_user(ANN, utc_now(), ShardSet(2, frozenset({1})))
         assert rest.abandoned_games == (theirs.id,)
         assert await _seats_of(a, ANN) == 0
-    finally:
-        await a.close()
-        await b.close()
 
 
 async def test_history_may_not_be_brought_back_to_life(pg_url: str) -> None:
-    a, b = await _two_processes(pg_url)
-    try:
+    async with _two_processes(pg_url) as (a, b):
         over = await _dealt(b, THERE, 1)
         async with b.unit() as repo:
             await repo.abandon_game(over.id, utc_now())
@@ -134,6 +132,3 @@ async def test_history_may_not_be_brought_back_to_life(pg_url: str) -> None:
             async with a.transaction() as conn:
                 await conn.execute("UPDATE games SET status = 'active' WHERE id = ?", (over.id,))
         assert refused.value.sqlstate == LEASE_LOST_SQLSTATE
-    finally:
-        await a.close()
-        await b.close()
