@@ -19,12 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.clock import utc_now
 from bot.rummy import Game, action_to_json, preset
 from bot.rummy.players import random_action
-from bot.seats import NewSeat, assign_seats
 from bot.sessions import Session, SessionManager
 from bot.storage import Database
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
 
 PRESETS = ("classic", "parlett", "500")
 

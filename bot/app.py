@@ -15,7 +15,7 @@ so that several processes on one database sync once; and then
   and server syncs are cheap); the global commands are left alone.
 - ``sync_globally=True`` (``--sync``): globally, at this start.
 - otherwise globally when the commands differ from the last ones synced globally by this
-  application, as the database remembers (:mod:`bot.synced_commands`) — so a fresh install
+  application, as the database remembers (:mod:`bot.services.synced_commands`) — so a fresh install
   registers them, an upgrade that changes them re-registers them, and an ordinary restart
   sends nothing (global syncs are rate-limited by Discord).
 
@@ -42,9 +42,9 @@ from discord.ext import commands
 from bot.cluster.forwarding import Forwarder
 from bot.cluster.intake import Intake
 from bot.i18n import CatalogTranslator
-from bot.logs import describe, quiet_voice
+from bot.infrastructure.logs import describe, quiet_voice
+from bot.services.synced_commands import GLOBAL_SCOPE
 from bot.sessions import SessionManager
-from bot.synced_commands import GLOBAL_SCOPE
 
 log = logging.getLogger(__name__)
 

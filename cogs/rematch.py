@@ -19,10 +19,12 @@ import discord
 from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
-from cogs import components, flows, threads
-from cogs.client import Interaction
-from cogs.items import AgainClicks
-from cogs.replies import Refused, after_commit, guarded, send
+from cogs.flows import lobby as lobby_flows
+from cogs.flows import resolve
+from cogs.ui import components, threads
+from cogs.ui.client import Interaction
+from cogs.ui.items import AgainClicks
+from cogs.ui.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
 
@@ -32,11 +34,11 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
 
     async def work() -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        flows.remember(interaction)
+        resolve.remember(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
             raise Refused("refusal.button.elsewhere")
-        manager = flows.manager(interaction)
+        manager = resolve.manager(interaction)
         record = await manager.stored_game(game_id)
         if (
             record is None
@@ -49,7 +51,7 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
             raise s.ChannelBusy("refusal.table.taken")
         channel = interaction.client.get_channel(where)
         threaded = await _threaded(interaction, manager, channel)
-        display = flows.notifier(interaction)
+        display = resolve.notifier(interaction)
         display.pending_channels.add(where)
         try:
             session, plan = await manager.play_again(game_id, interaction.user.id, placing=threaded)
@@ -88,19 +90,19 @@ async def _show(
 ) -> int:
     """Post the lobby message in ``where`` and, ``threaded``, move the lobby into a thread
     started from it; returns where the lobby lives. A lobby nobody can see is called off."""
-    display = flows.notifier(interaction)
+    display = resolve.notifier(interaction)
     messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
     messages.locale = loc
     target = interaction.client.get_partial_messageable(where, guild_id=session.guild_id)
     try:
         await display.pace()
         message = await target.send(
-            flows.lobby_text_of(session, loc),
+            lobby_flows.lobby_text_of(session, loc),
             view=components.lobby_view(session.game_id, loc),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except Exception:
-        await flows.undo_lobby(interaction, session)
+        await lobby_flows.undo_lobby(interaction, session)
         raise
     finally:
         display.pending_channels.discard(where)
@@ -118,7 +120,7 @@ async def _show(
         log.info("game %s: no thread (%s); it plays in the channel", session.game_id, error)
         return where
     try:
-        await flows.manager(interaction).move_to_thread(session, thread.id)
+        await resolve.manager(interaction).move_to_thread(session, thread.id)
     except s.SessionError:
         with contextlib.suppress(discord.HTTPException):
             await threads.archive(interaction.client, thread.id)
@@ -133,7 +135,7 @@ async def _tell_queued(
     """The queued people who got a seat hear it where the new lobby is."""
     mentions = " ".join(f"<@{user}>" for user in users)
     target = interaction.client.get_partial_messageable(place, guild_id=interaction.guild_id)
-    await flows.notifier(interaction).pace()
+    await resolve.notifier(interaction).pace()
     await target.send(
         t("again.queue_seated", loc, mentions=mentions),
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
@@ -142,7 +144,7 @@ async def _tell_queued(
 
 async def setup(bot: RummyBot) -> None:
     """The button itself is a dynamic item the play extension registers
-    (``cogs.items.AgainButton``); this extension says what it does."""
+    (``cogs.ui.items.AgainButton``); this extension says what it does."""
     bot.provide(AgainClicks, AgainClicks(again=play_again))
 
 

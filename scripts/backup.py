@@ -21,7 +21,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, read_sources, resolve_path
+from bot.infrastructure.settings import (
+    DEFAULT_DATABASE_PATH,
+    SettingsError,
+    read_sources,
+    resolve_path,
+)
 from bot.storage import StorageFailure, copy_database
 
 FILE_MODE = 0o600

@@ -12,12 +12,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
-from bot.clock import utc_now
-from bot.cluster.shards import Ownership, StaticOwnership, shard_of
-from bot.personal_settings import PersonalSettingsBook
 from bot.rummy import Game, PlayerError, Ruleset
-from bot.seats import NewSeat, assign_seats
-from bot.server_settings import ServerSettingsBook
+from bot.services.personal_settings import PersonalSettingsBook
+from bot.services.server_settings import ServerSettingsBook
+from bot.services.standings import League
+from bot.services.synced_commands import SyncedCommands
 from bot.sessions.computers import Brains
 from bot.sessions.errors import ChannelBusy, LobbyError, NotAllowed, NotSeated, SessionClosed
 from bot.sessions.events import Listener
@@ -28,7 +27,6 @@ from bot.sessions.replays import Replays
 from bot.sessions.restore import restore_game
 from bot.sessions.session import Session
 from bot.sessions.timers import STAND_IN_LEVEL, Timing
-from bot.standings import League
 from bot.storage import (
     DuplicateLiveGame,
     ForgetReport,
@@ -40,7 +38,9 @@ from bot.storage import (
     Store,
     open_store,
 )
-from bot.synced_commands import SyncedCommands
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
+from bot.values.shards import Ownership, StaticOwnership, shard_of
 
 log = logging.getLogger(__name__)
 

@@ -27,11 +27,8 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
-from bot.background import wait_at_most
-from bot.clock import utc_now
-from bot.league import final_results
+from bot.infrastructure.background import wait_at_most
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
-from bot.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 from bot.sessions.computers import Brains, ComputerSeats, seat_level
 from bot.sessions.errors import (
     LobbyError,
@@ -55,6 +52,9 @@ from bot.storage import (
     StorageError,
     Store,
 )
+from bot.values.clock import utc_now
+from bot.values.league import final_results
+from bot.values.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 
 log = logging.getLogger(__name__)
 

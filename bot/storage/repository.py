@@ -15,9 +15,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.league import SeatResult
 from bot.rummy.views import RoundResult
-from bot.seats import Deadline, Seat
 from bot.storage.models import (
     ForgetReport,
     GameRecord,
@@ -29,6 +27,8 @@ from bot.storage.models import (
     ShardSet,
     StandingsPage,
 )
+from bot.values.league import SeatResult
+from bot.values.seats import Deadline, Seat
 
 
 class Repository(Protocol):

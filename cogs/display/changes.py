@@ -11,9 +11,9 @@ did it) and when a round ends.
 from __future__ import annotations
 
 from bot import sessions as s
-from cogs import present
 from cogs.display.game_messages import GameMessages, TurnNote
 from cogs.display.seat_changes import marked_names, seat_changed
+from cogs.ui import present
 
 
 def note(messages: GameMessages, event: s.Committed) -> None:

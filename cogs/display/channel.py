@@ -18,13 +18,13 @@ from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import GameView, RoundResult
 from bot.sessions.messages import MessageKind
-from cogs import components, present, threads
 from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS
-from cogs.picture_words import picture_words
+from cogs.ui import components, present, threads
+from cogs.ui.picture_words import picture_words
 from rendering import render_round_summary, render_score_chart, render_table
 
 

@@ -14,8 +14,8 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.app import RummyBot
-from bot.background import wait_at_most
 from bot.i18n import catalog_locale
+from bot.infrastructure.background import wait_at_most
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
 from cogs.display.channel import ChannelPosts, follow_thread

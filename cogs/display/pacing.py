@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.cluster import Ownership
+from bot.values.shards import Ownership
 
 PACE = 45.0
 """Requests a second the workers of the whole bot send under Discord's global limit (50 a

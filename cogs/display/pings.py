@@ -8,10 +8,10 @@ import discord
 
 from bot.i18n import t
 from bot.sessions.messages import MessageKind
-from cogs import components
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
+from cogs.ui import components
 
 NO_MENTIONS = discord.AllowedMentions.none()
 

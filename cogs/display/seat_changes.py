@@ -16,9 +16,9 @@ import discord
 
 from bot import sessions as s
 from bot.i18n import t
-from bot.seats import Seat, SeatKind
+from bot.values.seats import Seat, SeatKind
 from cogs.display.game_messages import GameMessages
-from cogs.seat_items import SeatButton
+from cogs.ui.seat_items import SeatButton
 
 
 def played_by_computer(seat: Seat) -> bool:

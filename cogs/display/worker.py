@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.background import wait_at_most
+from bot.infrastructure.background import wait_at_most
 from cogs.display.channel import ChannelPosts
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hands

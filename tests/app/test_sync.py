@@ -13,10 +13,10 @@ import discord
 import pytest
 
 from bot.app import RummyBot
-from bot.cluster import StaticOwnership
 from bot.i18n import CatalogTranslator
+from bot.services.synced_commands import GLOBAL_SCOPE
 from bot.sessions import SessionManager
-from bot.synced_commands import GLOBAL_SCOPE
+from bot.values.shards import StaticOwnership
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.cluster import StaticOwnership
+from bot.values.shards import StaticOwnership
 from cogs.display.pacing import PACE, Pacer, share_of
 
 

@@ -25,7 +25,7 @@ import pytest
 from bot.i18n import catalog, number, t, tn
 from bot.rummy import full_pack
 from bot.sessions import Brains, SessionStatus
-from cogs.picture_words import picture_words
+from cogs.ui.picture_words import picture_words
 from rendering import render_hand, render_table
 from tests.discord.fake import FakeDiscord, Interaction, Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, on_turn

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.league import NEWCOMER
 from bot.sessions import Brains, SessionStatus
+from bot.values.league import NEWCOMER
 from tests.discord.fake import FakeDiscord
 from tests.discord.fake.model import Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal, play_to_end

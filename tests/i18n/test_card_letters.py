@@ -7,7 +7,7 @@ import pytest
 
 from bot.i18n import available_locales, t
 from bot.rummy.cards import Card, Suit, parse_cards
-from cogs.present import card_text
+from cogs.ui.present import card_text
 
 
 @pytest.mark.parametrize("locale", sorted(available_locales()))

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from bot.rummy import Game, preset
 from bot.rummy.players import random_action
-from bot.seats import NewSeat, SeatKind
 from bot.sessions import Session, SessionManager
 from bot.storage import Database, PostgresStore
+from bot.values.seats import NewSeat, SeatKind
 from tests.conftest import AnyStore
 
 GUILD = 1000

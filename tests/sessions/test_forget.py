@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from bot.rummy import Game, preset
-from bot.seats import NewSeat, SeatKind
 from bot.sessions import EventKind, SessionManager
 from bot.storage import GameStatus
 from bot.storage.models import DELETED_NAME
 from bot.storage.pg_connection import PgConnection
 from bot.storage.rows import Connection
 from bot.storage.sqlite import SqliteRepository
+from bot.values.seats import NewSeat, SeatKind
 from tests.sessions.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
 
 # Names nothing else in the database could contain by chance.

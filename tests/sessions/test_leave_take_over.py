@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bot.rummy.computer import safe_action
-from bot.seats import NewSeat, SeatKind
 from bot.sessions import (
     Brains,
     EventKind,
@@ -21,6 +20,7 @@ from bot.sessions import (
     SessionManager,
     SessionStatus,
 )
+from bot.values.seats import NewSeat, SeatKind
 from tests.sessions.conftest import ANN, BOB, CAT, GUILD, reloaded, start_game
 from tests.waiting import eventually
 

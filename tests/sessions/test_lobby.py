@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bot.rummy import DrawStock, preset
-from bot.seats import SeatKind
 from bot.sessions import (
     NAME_LIMIT,
     ChannelBusy,
@@ -27,6 +26,7 @@ from bot.sessions import (
 )
 from bot.storage import GameStatus
 from bot.storage.sqlite import SqliteRepository
+from bot.values.seats import SeatKind
 from tests.sessions.conftest import (
     ANN,
     BOB,

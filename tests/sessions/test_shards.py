@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.cluster import StaticOwnership, shard_of
 from bot.rummy import preset
 from bot.sessions import Brains, Seat, SessionManager
 from bot.storage import GameStatus
+from bot.values.shards import StaticOwnership, shard_of
 from tests.sessions.conftest import ANN, start_game, two_humans
 from tests.waiting import eventually
 

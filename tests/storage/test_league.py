@@ -13,11 +13,11 @@ import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.league import SeatResult
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, GameStatus
 from bot.storage.sqlite import SqliteRepository
+from bot.values.league import SeatResult
+from bot.values.seats import NewSeat, assign_seats
 
 G, OTHER_GUILD = 10, 20
 A, B, C, D = 1, 2, 3, 4

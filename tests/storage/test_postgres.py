@@ -11,15 +11,15 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bot import league
-from bot.league import SeatResult
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, MigrationError, PostgresStore, StorageFailure
 from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import bundled_pg_migrations, pg_schema_version
 from bot.storage.sqlite import SqliteRepository
+from bot.values import league
+from bot.values.league import SeatResult
+from bot.values.seats import NewSeat, assign_seats
 from tests.postgres import Databases
 
 pytestmark = pytest.mark.postgres_only

@@ -14,9 +14,9 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.clock import utc_now
 from bot.storage import Store
 from bot.storage.command_sync import GLOBAL_SCOPE
+from bot.values.clock import utc_now
 
 log = logging.getLogger(__name__)
 

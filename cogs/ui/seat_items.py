@@ -2,7 +2,7 @@
 confirmation), Take my seat back (a stand-in's person), Take a seat (someone not seated,
 while a computer holds one).
 
-Like every component they survive restarts (``cogs.items``); what a click does is handed to
+Like every component they survive restarts (``cogs.ui.items``); what a click does is handed to
 the :class:`SeatClicks` the play extension provides, so this module imports no flow.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
-from cogs import ids
-from cogs.client import Interaction, rummy_bot
+from cogs.ui import ids
+from cogs.ui.client import Interaction, rummy_bot
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """/rummy: create a table, join and leave it, start, cancel, kick, and look at it; and
-erase a person's or the server's data (:mod:`cogs.erasure`).
+erase a person's or the server's data (:mod:`cogs.flows.erasure`).
 
 The lobby message's buttons do the same as the commands; both go through :mod:`cogs.flows`.
 """
@@ -17,11 +17,13 @@ from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import Ruleset, preset, variants
-from cogs import erasure, flows, help, present, rule_words, seat_flows, settings
-from cogs.client import Interaction
-from cogs.picture_words import picture_words
-from cogs.replay import game_choices, post_replay
-from cogs.replies import guarded, send
+from cogs.flows import erasure, resolve, seat_flows, settings
+from cogs.flows import lobby as lobby_flows
+from cogs.flows.replay import game_choices, post_replay
+from cogs.ui import help, present, rule_words
+from cogs.ui.client import Interaction
+from cogs.ui.picture_words import picture_words
+from cogs.ui.replies import guarded, png, send
 from rendering import render_table
 
 VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
@@ -69,7 +71,7 @@ SCORINGS = [
 ]
 
 
-class Lobby(commands.Cog):
+class RummyCommand(commands.Cog):
     rummy = app_commands.Group(
         name="rummy", description="Play Rummy in this channel", guild_only=True
     )
@@ -100,7 +102,7 @@ class Lobby(commands.Cog):
         ten_for_three: bool | None = None,
         timer: app_commands.Range[int, 0, 60] | None = None,
     ) -> None:
-        # Without a variant or a timer, the server's defaults (cogs.settings).
+        # Without a variant or a timer, the server's defaults (cogs.flows.settings).
         options = _rule_options(
             target=target,
             jokers=jokers,
@@ -117,7 +119,7 @@ class Lobby(commands.Cog):
         async def work() -> None:
             name = variant.value if variant is not None else None
             ruleset, minutes = await settings.table_to_open(interaction, name, options, timer)
-            await flows.create_lobby(interaction, ruleset, minutes)
+            await lobby_flows.create_lobby(interaction, ruleset, minutes)
 
         await guarded(interaction, work)
 
@@ -141,26 +143,26 @@ class Lobby(commands.Cog):
     async def addbot(
         self, interaction: Interaction, level: app_commands.Choice[str] | None = None
     ) -> None:
-        await flows.lobby_command(interaction, "addbot", level.value if level else "normal")
+        await lobby_flows.lobby_command(interaction, "addbot", level.value if level else "normal")
 
     @rummy.command(name="start", description="Deal the cards (host or moderator)")
     async def start(self, interaction: Interaction) -> None:
-        await flows.lobby_command(interaction, "start")
+        await lobby_flows.lobby_command(interaction, "start")
 
     @rummy.command(
         name="cancel", description="Cancel this channel's game (host or Manage Messages)"
     )
     async def cancel(self, interaction: Interaction) -> None:
-        await flows.lobby_command(interaction, "cancel")
+        await lobby_flows.lobby_command(interaction, "cancel")
 
     @rummy.command(name="kick", description="Remove a player from the lobby (host or moderator)")
     @app_commands.describe(player="Who to remove")
     async def kick(self, interaction: Interaction, player: discord.User) -> None:
         async def work() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            session = flows.channel_session(interaction)
+            session = resolve.channel_session(interaction)
             await session.kick(
-                interaction.user.id, player.id, moderator=flows.is_moderator(interaction)
+                interaction.user.id, player.id, moderator=resolve.is_moderator(interaction)
             )
             await send(
                 interaction,
@@ -177,15 +179,15 @@ class Lobby(commands.Cog):
     async def status(self, interaction: Interaction) -> None:
         async def work() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            session = flows.channel_session(interaction)
+            session = resolve.channel_session(interaction)
             loc = locale_of(interaction)
             if session.status is s.SessionStatus.LOBBY:
-                await send(interaction, flows.lobby_text_of(session, loc))
+                await send(interaction, lobby_flows.lobby_text_of(session, loc))
                 return
             view = session.view(None)
             names = dict(session.names)
             text = present.table_text(view, names, loc)
-            look = await flows.look_of(interaction)
+            look = await resolve.look_of(interaction)
             picture = await asyncio.to_thread(
                 render_table,
                 view,
@@ -194,7 +196,7 @@ class Lobby(commands.Cog):
                 four_colour=look.four_colour,
                 words=picture_words(loc),
             )
-            await send(interaction, text, file=flows.png(picture, "table.png"))
+            await send(interaction, text, file=png(picture, "table.png"))
 
         await guarded(interaction, work)
 
@@ -207,8 +209,8 @@ class Lobby(commands.Cog):
         async def work() -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             away = when.value == "when_away"
-            await flows.manager(interaction).set_notify_when_away(interaction.user.id, away)
-            flows.set_quiet(interaction, away)
+            await resolve.manager(interaction).set_notify_when_away(interaction.user.id, away)
+            resolve.set_quiet(interaction, away)
             key = "notify.when_away" if away else "notify.every_turn"
             await send(interaction, t(key, locale_of(interaction)))
 
@@ -301,7 +303,7 @@ class Lobby(commands.Cog):
     async def rules(self, interaction: Interaction) -> None:
         async def work() -> None:
             loc = locale_of(interaction)
-            session = flows.session_here(interaction)
+            session = resolve.session_here(interaction)
             if session is not None:
                 lines = rule_words.rules_lines(session.ruleset, loc)
             else:
@@ -322,7 +324,7 @@ class Lobby(commands.Cog):
             if variant is not None:
                 ruleset: Ruleset | None = preset(variant.value)
             else:
-                session = flows.session_here(interaction)
+                session = resolve.session_here(interaction)
                 ruleset = session.ruleset if session is not None else None
             for text in help.help_messages(ruleset, locale_of(interaction)):
                 await send(interaction, text)
@@ -357,4 +359,4 @@ def _rule_options(**given: Any) -> dict[str, Any]:
 
 
 async def setup(bot: RummyBot) -> None:
-    await bot.add_cog(Lobby(bot))
+    await bot.add_cog(RummyCommand(bot))

@@ -18,7 +18,7 @@ from bot.rummy.actions import Discard, DrawStock, EndRound
 from bot.rummy.computer.advice import Advice, advise
 from bot.rummy.melds import Slot, layoff_readings, readings
 from bot.rummy.solver import Play, solve
-from cogs.present import card_text, cards_text, fit
+from cogs.ui.present import card_text, cards_text, fit
 
 
 def hint_text(view: GameView, legal: Sequence[Action], loc: str) -> str:

@@ -12,9 +12,9 @@ from typing import Any
 import discord
 
 from bot.i18n import locale_of, t, tn
-from cogs import flows
-from cogs.client import Interaction
-from cogs.replies import Refused, guarded, send
+from cogs.flows import resolve
+from cogs.ui.client import Interaction
+from cogs.ui.replies import Refused, guarded, send
 
 CONFIRM_SECONDS = 120.0
 """How long the confirmation button stays usable."""
@@ -46,7 +46,7 @@ class _ConfirmButton(discord.ui.Button[Confirm]):
 
 async def forget_me(interaction: Interaction) -> None:
     async def erase(click: Interaction) -> str:
-        report = await flows.manager(click).forget_user(click.user.id)
+        report = await resolve.manager(click).forget_user(click.user.id)
         loc = locale_of(click)
         return t(
             "erase.me.done",
@@ -67,14 +67,14 @@ async def forget_me(interaction: Interaction) -> None:
 async def forget_server(interaction: Interaction) -> None:
     async def erase(click: Interaction) -> str:
         guild_id = click.guild_id
-        if guild_id is None or not flows.is_moderator(click, "manage_guild"):
+        if guild_id is None or not resolve.is_moderator(click, "manage_guild"):
             raise Refused("refusal.erase.manage_server")
-        games = await flows.manager(click).forget_guild(guild_id)
+        games = await resolve.manager(click).forget_guild(guild_id)
         return tn("erase.server.done", games, locale_of(click))
 
     async def work() -> None:
         loc = locale_of(interaction)
-        if interaction.guild_id is None or not flows.is_moderator(interaction, "manage_guild"):
+        if interaction.guild_id is None or not resolve.is_moderator(interaction, "manage_guild"):
             raise Refused("refusal.erase.manage_server")
         view = Confirm(t("erase.server.button", loc), erase)
         await send(interaction, t("erase.server.ask", loc), view=view)

@@ -2,7 +2,7 @@
 
 A setting is a field of :class:`ServerSettings` with its default (what a server that chose
 nothing gets) and its type; storage keeps only the settings a server changed, by name, as
-JSON (see :mod:`bot.settings_book`, which a person's settings share). A new setting is one
+JSON (see :mod:`bot.services.settings_book`, which a person's settings share). A new setting is one
 new field here and nothing in storage.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.rummy.variants import DEFAULT, VARIANTS
-from bot.settings_book import ChosenSettings, SettingsBook, choice
+from bot.services.settings_book import ChosenSettings, SettingsBook, choice
 from bot.storage import Repository, Store
 
 DEFAULT_TIMER = 2

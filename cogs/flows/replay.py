@@ -22,10 +22,11 @@ from bot.i18n import locale_of, t
 from bot.rummy.timeline import timeline
 from bot.sessions.replays import FinishedGame, NoSuchGame, NotFinished
 from bot.storage import GameStatus, GameSummary
-from cogs import flows, present
-from cogs.client import Interaction
-from cogs.picture_words import picture_words
-from cogs.replies import Refused, guarded, send
+from cogs.flows import resolve
+from cogs.ui import present
+from cogs.ui.client import Interaction
+from cogs.ui.picture_words import picture_words
+from cogs.ui.replies import Refused, guarded, send
 from rendering.replay import Replay, ReplayTooLong, render_replay
 from rendering.words import ENGLISH_WORDS, Words
 
@@ -67,7 +68,7 @@ async def post_replay(interaction: Interaction, game_id: int) -> None:
 
 async def _finished(interaction: Interaction, guild_id: int, game_id: int) -> FinishedGame:
     try:
-        return await flows.manager(interaction).replays.finished_game(guild_id, game_id)
+        return await resolve.manager(interaction).replays.finished_game(guild_id, game_id)
     except NoSuchGame:
         raise Refused("refusal.replay.unknown", game=game_id) from None
     except NotFinished as error:
@@ -114,7 +115,7 @@ async def _game_choices(interaction: Interaction, current: str) -> list[app_comm
     guild_id = interaction.guild_id
     if guild_id is None:
         return []
-    games = await flows.manager(interaction).replays.recent(guild_id)
+    games = await resolve.manager(interaction).replays.recent(guild_id)
     loc = locale_of(interaction)
     typed = str(current).strip().lower().lstrip("#")
     choices = []

@@ -17,7 +17,7 @@ import os
 import pwd
 from pathlib import Path
 
-from bot.logs import describe
+from bot.infrastructure.logs import describe
 from bot.storage.database import FILE_MODE, FOLDER_MODE
 
 __all__ = ["FILE_MODE", "FOLDER_MODE", "access_hint", "ownership_problem", "write_private"]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from bot.i18n import DEFAULT_LOCALE, catalog
 from bot.rummy import Card, CardParseError
 from bot.sessions import Session
-from cogs import typed
+from cogs.ui import typed
 from rendering.hand import sorted_hand
 
 _NUMBER = re.compile(r"[0-9]{1,3}")

@@ -10,6 +10,7 @@ components both end here, so no callback can leave an interaction unanswered.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
@@ -21,8 +22,8 @@ from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
 from bot.rummy import CardParseError, NotYourTurn, PlayerError, RulesError
 from bot.rummy.errors import message_params
 from bot.storage import LeaseLost
-from cogs import present, refusal_words
-from cogs.options import check_options
+from cogs.ui import present, refusal_words
+from cogs.ui.options import check_options
 
 log = logging.getLogger(__name__)
 
@@ -171,3 +172,8 @@ async def guarded(
     except Exception as error:
         log.exception("interaction %s failed", interaction.id)
         await refuse(interaction, error)
+
+
+def png(data: bytes, name: str) -> discord.File:
+    """A picture as a file to attach."""
+    return discord.File(io.BytesIO(data), filename=name)

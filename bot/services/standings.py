@@ -3,8 +3,8 @@ seasons, each read in its own unit of work, so no caller ever holds a connection
 
 from __future__ import annotations
 
-from bot.clock import utc_now
 from bot.storage import GameSummary, LeagueEntry, Season, StandingsPage, Store
+from bot.values.clock import utc_now
 
 PAGE_SIZE = 10
 HISTORY_LIMIT = 50

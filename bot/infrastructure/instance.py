@@ -14,7 +14,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from bot.files import FILE_MODE, FOLDER_MODE, access_hint
+from bot.infrastructure.files import FILE_MODE, FOLDER_MODE, access_hint
 
 
 class InstanceHeld(Exception):

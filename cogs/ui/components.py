@@ -1,4 +1,4 @@
-"""The rows of buttons and menus each message carries, built of the items in ``cogs.items``.
+"""The rows of buttons and menus each message carries, built of the items in ``cogs.ui.items``.
 
 Menus are built from the legal actions only, so they never offer an illegal move, and they
 respect Discord's limits (25 options a menu, 5 rows, 100-character ids and values).
@@ -24,11 +24,11 @@ from bot.rummy import (
     SwapJoker,
     TakeDiscard,
 )
-from cogs import present, rule_words
-from cogs.ids import LOBBY_VERBS
-from cogs.items import AgainButton, HandButton, LobbyButton, MoveButton, MoveSelect
-from cogs.present import action_code, action_label, card_text
-from cogs.seat_items import SeatButton
+from cogs.ui import present, rule_words
+from cogs.ui.ids import LOBBY_VERBS
+from cogs.ui.items import AgainButton, HandButton, LobbyButton, MoveButton, MoveSelect
+from cogs.ui.present import action_code, action_label, card_text
+from cogs.ui.seat_items import SeatButton
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from bot.i18n import t, tn
 from bot.rummy import Card, Ruleset, Scoring, StockOut, preset
-from cogs import rule_words
-from cogs.present import MESSAGE_LIMIT, fit
+from cogs.ui import rule_words
+from cogs.ui.present import MESSAGE_LIMIT, fit
 
 _SCORING = {
     Scoring.POSITIVE: "help.score.positive",

@@ -30,7 +30,7 @@ from openskill.models import PlackettLuce
 
 from bot.rummy.rules import Ruleset, Scoring
 from bot.rummy.views import RoundEnd, RoundResult
-from bot.seats import SeatKind
+from bot.values.seats import SeatKind
 
 MODEL = PlackettLuce()
 """The rating model; its defaults (mu 25, sigma 25/3) are every newcomer's rating."""

@@ -1,7 +1,7 @@
 """Buttons and select menus that survive restarts.
 
 Every component is a :class:`discord.ui.DynamicItem`: its state (the game, and for moves the
-turn it was built for) lives in its custom id (see ``cogs.ids``), so a click after a restart
+turn it was built for) lives in its custom id (see ``cogs.ui.ids``), so a click after a restart
 finds its game, and a click on an old message is refused as stale by the session rather than
 applied to a newer turn.
 
@@ -21,8 +21,8 @@ from typing import Any
 import discord
 
 from bot.rummy import Action, DrawStock, EndRound, TakeDiscard
-from cogs import ids
-from cogs.client import Interaction, rummy_bot
+from cogs.ui import ids
+from cogs.ui.client import Interaction, rummy_bot
 
 
 @dataclass(frozen=True)

@@ -13,23 +13,24 @@ import discord
 
 from bot import sessions as s
 from bot.i18n import locale_of, t
-from cogs import flows
-from cogs.client import Interaction
-from cogs.queue import queue_answer
-from cogs.replies import after_commit, guarded, send
-from cogs.seat_items import SeatButton, SeatClicks
+from cogs.flows import lobby as lobby_flows
+from cogs.flows import resolve
+from cogs.ui.client import Interaction
+from cogs.ui.queue import queue_answer
+from cogs.ui.replies import after_commit, guarded, send
+from cogs.ui.seat_items import SeatButton, SeatClicks
 
 
 async def seat_command(interaction: Interaction, verb: str) -> None:
     """/rummy join or /rummy leave: about a running game here, else the lobby's."""
-    session = flows.session_here(interaction) if interaction.guild_id is not None else None
+    session = resolve.session_here(interaction) if interaction.guild_id is not None else None
     if session is None or session.status is not s.SessionStatus.ACTIVE:
-        await flows.lobby_command(interaction, verb)
+        await lobby_flows.lobby_command(interaction, verb)
         return
 
     async def work() -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        flows.remember(interaction)
+        resolve.remember(interaction)
         if verb == "join":
             await join_running(interaction, session)
         else:
@@ -40,7 +41,7 @@ async def seat_command(interaction: Interaction, verb: str) -> None:
 
 async def join_running(interaction: Interaction, session: s.Session) -> None:
     """Back to one's own seat from its stand-in; else take over the first computer-held
-    seat; with none, :func:`flows.join_running_without_seat` decides."""
+    seat; with none, :func:`lobby_flows.join_running_without_seat` decides."""
     user = interaction.user
     loc = locale_of(interaction)
     player = session.player_of(user.id)
@@ -53,12 +54,12 @@ async def join_running(interaction: Interaction, session: s.Session) -> None:
         return
     free = session.free_seat()
     if free is None:
-        await flows.join_running_without_seat(interaction, session)
+        await lobby_flows.join_running_without_seat(interaction, session)
         return
     try:
         await session.join(user.id, user.display_name)
     except s.NoFreeSeat:  # taken by someone else meanwhile
-        await flows.join_running_without_seat(interaction, session)
+        await lobby_flows.join_running_without_seat(interaction, session)
         return
     with after_commit("error.after_commit.lobby"):
         await send(interaction, t("seat.you_took", loc, seat=free.display_name))
@@ -82,10 +83,10 @@ async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None
 
     async def work() -> None:
         loc = locale_of(interaction)
-        flows.remember(interaction)
-        session = flows.game_session(interaction, game_id, in_dm=verb != "take")
+        resolve.remember(interaction)
+        session = resolve.game_session(interaction, game_id, in_dm=verb != "take")
         if verb == "leave":
-            flows.seated(session, interaction)
+            resolve.seated(session, interaction)
             view = discord.ui.View(timeout=None)
             view.add_item(SeatButton("sure", game_id, t("button.leave", loc)))
             await send(interaction, t("seat.leave_confirm", loc), view=view)
@@ -94,7 +95,7 @@ async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None
         if verb == "sure":
             await leave_running(interaction, session)
         elif verb == "back":
-            player = flows.seated(session, interaction)
+            player = resolve.seated(session, interaction)
             if session.computer_level(player) is None:
                 raise s.StaleAction("refusal.turn.seat_returned")
             await join_running(interaction, session)

@@ -16,8 +16,8 @@ import discord
 from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import Ruleset
-from cogs import present
-from cogs.client import Interaction
+from cogs.ui import present
+from cogs.ui.client import Interaction
 
 NAME_LIMIT = 100
 """Discord's limit for a thread's name."""

@@ -1,7 +1,7 @@
 """What ``/rummy settings`` (a server's, for people who manage it) and ``/rummy preferences``
 (anyone's own) do, and how a server's choices shape ``/rummy new``.
 
-The commands' signatures live with the other ``/rummy`` commands (:mod:`cogs.lobby`); their
+The commands' signatures live with the other ``/rummy`` commands (:mod:`cogs.rummy_command`); their
 work is here. Both answer only the person who asked; with no option they show the current
 settings. Discord keeps default permissions for top-level commands only, so the server's
 command checks Manage Server itself, at run time.
@@ -16,13 +16,14 @@ from typing import Any
 import discord
 
 from bot.i18n import locale_of, t
-from bot.personal_settings import PersonalSettings
 from bot.rummy import Ruleset, preset
-from bot.server_settings import ServerSettings
-from cogs import flows, present
-from cogs.client import Interaction
-from cogs.options import check_variant_options
-from cogs.replies import Refused, send
+from bot.services.personal_settings import PersonalSettings
+from bot.services.server_settings import ServerSettings
+from cogs.flows import resolve
+from cogs.ui import present
+from cogs.ui.client import Interaction
+from cogs.ui.options import check_variant_options
+from cogs.ui.replies import Refused, send
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +49,12 @@ async def server_settings(
     loc = locale_of(interaction)
     if interaction.guild_id is None:
         raise Refused("error.guild_only")
-    if not flows.is_moderator(interaction, "manage_guild"):
+    if not resolve.is_moderator(interaction, "manage_guild"):
         permission = t("permission.manage_guild", loc)
         await send(interaction, t("error.user_missing_permissions", loc, permissions=permission))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    book = flows.manager(interaction).server_settings
+    book = resolve.manager(interaction).server_settings
     current = await book.of(interaction.guild_id)
     changes: dict[str, Any] = {}
     if threads is not None:
@@ -121,7 +122,7 @@ async def table_to_open(
     options). Refused for someone the server does not let open tables."""
     if interaction.guild_id is None:
         raise Refused("error.guild_only")
-    chosen = await flows.manager(interaction).server_settings.of(interaction.guild_id)
+    chosen = await resolve.manager(interaction).server_settings.of(interaction.guild_id)
     may_open(interaction, chosen)
     name = variant if variant is not None else chosen.variant
     check_variant_options(name, options, locale_of(interaction))
@@ -140,7 +141,7 @@ async def table_to_open(
 def may_open(interaction: Interaction, chosen: ServerSettings) -> None:
     """Refuse someone without the role the server chose to open tables; people who manage
     the server always may, and so does anyone once that role is gone."""
-    if not chosen.opener_role or flows.is_moderator(interaction, "manage_guild"):
+    if not chosen.opener_role or resolve.is_moderator(interaction, "manage_guild"):
         return
     member = interaction.user
     guild = interaction.guild
@@ -159,12 +160,12 @@ async def preferences(interaction: Interaction, **changes: Any) -> None:
     loc = locale_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     given = {name: value for name, value in changes.items() if value is not None}
-    book = flows.manager(interaction).personal_settings
+    book = resolve.manager(interaction).personal_settings
     if given:
         await book.change(interaction.user.id, **given)
     mine = await book.of(interaction.user.id)
     if "notify_when_away" in given:
-        flows.set_quiet(interaction, mine.notify_when_away)
+        resolve.set_quiet(interaction, mine.notify_when_away)
     lines = [t("prefs.saved" if given else "prefs.title", loc)]
     lines.extend(personal_lines(mine, loc))
     await send(interaction, present.fit(lines))

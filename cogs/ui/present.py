@@ -34,8 +34,8 @@ from bot.rummy import (
 )
 from bot.rummy.melds import Reading, Slot
 from bot.sessions import Seat, SeatKind
-from cogs import positions
-from cogs.rule_words import rules_lines
+from cogs.ui import positions
+from cogs.ui.rule_words import rules_lines
 
 MESSAGE_LIMIT = 2000
 """Discord refuses message content longer than this."""

@@ -1,7 +1,7 @@
 """What each person chose for themselves, whatever the server: the look of the pictures only
 they see (their hand, their own answers) and how they are told of their turn.
 
-Kept like a server's settings (:mod:`bot.settings_book`): a field per setting, stored by
+Kept like a server's settings (:mod:`bot.services.settings_book`): a field per setting, stored by
 name as JSON only when changed from its default.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bot.settings_book import ChosenSettings, SettingsBook, choice
+from bot.services.settings_book import ChosenSettings, SettingsBook, choice
 from bot.storage import Repository, Store
 
 THEMES = ("dark", "light")
