@@ -31,11 +31,11 @@ from bot.rummy import (
     layoff_readings,
     readings,
 )
-from cogs.flows import clicks, moves, resolve, seat_flows
+from cogs.flows import clicks, moves, resolve
 from cogs.ui import ids, positions, present, rule_words, typed
 from cogs.ui.client import Interaction
-from cogs.ui.items import DYNAMIC_ITEMS, Clicks
-from cogs.ui.seat_items import SeatButton, SeatClicks
+from cogs.ui.items import DYNAMIC_ITEMS
+from cogs.ui.seat_items import SeatButton
 
 log = logging.getLogger(__name__)
 
@@ -396,13 +396,7 @@ class Play(commands.Cog):
 
 
 async def setup(bot: RummyBot) -> None:
-    bot.provide(Clicks, clicks.CLICKS)
+    clicks.bind_clicks()
     bot.intake.game_of = ids.live_game_of  # which clicks name a game (for their forwarding)
-    bot.provide(SeatClicks, seat_flows.CLICKS)
     bot.add_dynamic_items(*DYNAMIC_ITEMS, SeatButton)
     await bot.add_cog(Play(bot))
-
-
-async def teardown(bot: RummyBot) -> None:
-    bot.withdraw(Clicks)
-    bot.withdraw(SeatClicks)

@@ -23,7 +23,7 @@ from cogs.flows import lobby as lobby_flows
 from cogs.flows import resolve
 from cogs.ui import components, threads
 from cogs.ui.client import Interaction
-from cogs.ui.items import AgainClicks
+from cogs.ui.items import AgainButton
 from cogs.ui.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
@@ -144,9 +144,5 @@ async def _tell_queued(
 
 async def setup(bot: RummyBot) -> None:
     """The button itself is a dynamic item the play extension registers
-    (``cogs.ui.items.AgainButton``); this extension says what it does."""
-    bot.provide(AgainClicks, AgainClicks(again=play_again))
-
-
-async def teardown(bot: RummyBot) -> None:
-    bot.withdraw(AgainClicks)
+    (``cogs.ui.items.AgainButton``); this extension binds what it does."""
+    AgainButton.flow = play_again

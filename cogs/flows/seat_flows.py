@@ -18,7 +18,7 @@ from cogs.flows import resolve
 from cogs.ui.client import Interaction
 from cogs.ui.queue import queue_answer
 from cogs.ui.replies import after_commit, guarded, send
-from cogs.ui.seat_items import SeatButton, SeatClicks
+from cogs.ui.seat_items import SeatButton
 
 
 async def seat_command(interaction: Interaction, verb: str) -> None:
@@ -103,6 +103,3 @@ async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None
             await join_running(interaction, session)
 
     await guarded(interaction, work)
-
-
-CLICKS = SeatClicks(click=seat_button)

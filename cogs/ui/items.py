@@ -7,54 +7,45 @@ applied to a newer turn.
 
 What a click does is not written here: discord.py registers the class of every dynamic item
 a sent view carries, so the rows must be built of these very classes, and these classes must
-not import the flows that build rows. A click is handed to the :class:`Clicks` the play
-extension provides on the bot.
+not import the flows that build rows. Each class holds a typed reference to the flow it runs
+(``flow``), which the extension that owns the flow binds when it loads
+(:func:`cogs.flows.clicks.bind_clicks`, the rematch extension for Play again): a click is its
+callback, then that flow.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from bot.rummy import Action, DrawStock, EndRound, TakeDiscard
 from cogs.ui import ids
-from cogs.ui.client import Interaction, rummy_bot
+from cogs.ui.client import Interaction
+
+VerbFlow = Callable[[Interaction, str, int], Awaitable[None]]
+"""The flow of a button that names a verb and its game: (interaction, verb, game id)."""
+GameFlow = Callable[[Interaction, int], Awaitable[None]]
+"""A button's flow that needs only the game: (interaction, game id)."""
+MoveFlow = Callable[[Interaction, int, int, Action], Awaitable[None]]
+"""A move button's flow: (interaction, game id, turn, action)."""
+PickFlow = Callable[[Interaction, int, int, str], Awaitable[None]]
+"""A menu's flow: (interaction, game id, turn, the chosen option's action code)."""
 
 
-@dataclass(frozen=True)
-class Clicks:
-    """What the buttons and menus do, given to the bot by the extension that owns them."""
-
-    lobby: Callable[[Interaction, str, int], Awaitable[None]]
-    """(interaction, verb, game id)"""
-    show_hand: Callable[[Interaction, int], Awaitable[None]]
-    """(interaction, game id)"""
-    move: Callable[[Interaction, int, int, Action], Awaitable[None]]
-    """(interaction, game id, turn, action)"""
-    pick: Callable[[Interaction, int, int, str], Awaitable[None]]
-    """(interaction, game id, turn, the chosen option's action code)"""
-
-
-@dataclass(frozen=True)
-class AgainClicks:
-    """What Play again does, given to the bot by the rematch extension."""
-
-    again: Callable[[Interaction, int], Awaitable[None]]
-    """(interaction, the finished game's id)"""
-
-
-def clicks(interaction: discord.Interaction[Any]) -> Clicks:
-    return rummy_bot(interaction).service(Clicks)
+async def unbound(interaction: Interaction, *args: Any) -> None:
+    """The flow of an item whose extension is not loaded."""
+    raise RuntimeError("no flow is bound to this component")
 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=ids.LOBBY_TEMPLATE,
 ):
+    flow: ClassVar[VerbFlow] = unbound
+
     def __init__(self, verb: str, game_id: int, label: str = "") -> None:
         style = {
             "join": discord.ButtonStyle.success,
@@ -82,7 +73,7 @@ class LobbyButton(
         return cls(match["verb"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await clicks(interaction).lobby(interaction, self.verb, self.game_id)
+        await type(self).flow(interaction, self.verb, self.game_id)
 
 
 class HandButton(
@@ -91,6 +82,8 @@ class HandButton(
 ):
     """ "Show my hand" on the table message: the hand as an ephemeral answer, for everyone
     whose DMs are closed and anyone who lost their DM."""
+
+    flow: ClassVar[GameFlow] = unbound
 
     def __init__(self, game_id: int, label: str = "Show my hand") -> None:
         super().__init__(
@@ -113,13 +106,15 @@ class HandButton(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await clicks(interaction).show_hand(interaction, self.game_id)
+        await type(self).flow(interaction, self.game_id)
 
 
 class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=ids.MOVE_TEMPLATE,
 ):
+    flow: ClassVar[MoveFlow] = unbound
+
     def __init__(self, verb: str, game_id: int, turn: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
@@ -152,13 +147,15 @@ class MoveButton(
         return DrawStock()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await clicks(interaction).move(interaction, self.game_id, self.turn, self.action())
+        await type(self).flow(interaction, self.game_id, self.turn, self.action())
 
 
 class MoveSelect(
     discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=ids.PICK_TEMPLATE,
 ):
+    flow: ClassVar[PickFlow] = unbound
+
     def __init__(
         self,
         menu: str,
@@ -193,7 +190,7 @@ class MoveSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: Any = interaction.data or {}
         values = data.get("values") or []
-        await clicks(interaction).pick(
+        await type(self).flow(
             interaction, self.game_id, self.turn, str(values[0]) if values else ""
         )
 
@@ -204,6 +201,8 @@ class AgainButton(
 ):
     """Play again, on a finished game's result: a new lobby with the same seats and options
     (the seats and options are read from storage, so it works after a restart)."""
+
+    flow: ClassVar[GameFlow] = unbound
 
     def __init__(self, game_id: int, label: str = "Play again") -> None:
         super().__init__(
@@ -224,7 +223,7 @@ class AgainButton(
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rummy_bot(interaction).service(AgainClicks).again(interaction, self.game_id)
+        await type(self).flow(interaction, self.game_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -2,29 +2,19 @@
 confirmation), Take my seat back (a stand-in's person), Take a seat (someone not seated,
 while a computer holds one).
 
-Like every component they survive restarts (``cogs.ui.items``); what a click does is handed to
-the :class:`SeatClicks` the play extension provides, so this module imports no flow.
+Like every component they survive restarts (``cogs.ui.items``); what a click does is the flow
+the play extension binds to :attr:`SeatButton.flow`, so this module imports no flow.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from cogs.ui import ids
-from cogs.ui.client import Interaction, rummy_bot
-
-
-@dataclass(frozen=True)
-class SeatClicks:
-    """What the seat buttons do: (interaction, verb, game id)."""
-
-    click: Callable[[Interaction, str, int], Awaitable[None]]
-
+from cogs.ui.items import VerbFlow, unbound
 
 _STYLES = {
     "leave": discord.ButtonStyle.secondary,
@@ -38,6 +28,9 @@ class SeatButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=ids.SEAT_TEMPLATE,
 ):
+    flow: ClassVar[VerbFlow] = unbound
+    """(interaction, verb, game id)"""
+
     def __init__(self, verb: str, game_id: int, label: str = "") -> None:
         super().__init__(
             discord.ui.Button(
@@ -60,4 +53,4 @@ class SeatButton(
         return cls(match["verb"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await rummy_bot(interaction).service(SeatClicks).click(interaction, self.verb, self.game_id)
+        await type(self).flow(interaction, self.verb, self.game_id)
