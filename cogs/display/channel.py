@@ -22,6 +22,7 @@ from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
+from cogs.display.parts import LOBBY, THREAD
 from cogs.display.pings import NO_MENTIONS
 from cogs.ui import components, present, threads
 from cogs.ui.picture_words import picture_words
@@ -39,7 +40,7 @@ def follow_thread(messages: GameMessages, event: s.Committed) -> None:
         s.SessionStatus.LOBBY,
         s.SessionStatus.ACTIVE,
     ):
-        messages.dirty.update({"lobby", "thread"})
+        messages.dirty.update({LOBBY, THREAD})
 
 
 class ChannelPosts:

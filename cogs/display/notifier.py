@@ -23,6 +23,7 @@ from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hands
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import PACE, Pacer
+from cogs.display.parts import Part
 from cogs.display.pings import Pings
 from cogs.display.worker import Worker
 
@@ -109,8 +110,8 @@ class Notifier(commands.Cog):
         send them later (their hand, their turn) use the last one seen (bot.i18n's rule)."""
         self.remember_locale(interaction.user.id, catalog_locale(interaction.locale))
 
-    def claim(self, game_id: int, guild_id: int, channel_id: int, key: str) -> None:
-        """An interaction is about to show ``key`` ("lobby" or "hand:<player>") itself, by
+    def claim(self, game_id: int, guild_id: int, channel_id: int, key: Part) -> None:
+        """An interaction is about to show ``key`` (the lobby or a hand) itself, by
         editing the message it came from; the worker leaves it alone meanwhile."""
         self.messages_of(game_id, guild_id, channel_id).claims.add(key)
 
@@ -131,7 +132,7 @@ class Notifier(commands.Cog):
     def release(
         self,
         game_id: int,
-        key: str,
+        key: Part,
         *,
         shown: bool,
         dm: tuple[int, int] | None = None,
@@ -147,7 +148,7 @@ class Notifier(commands.Cog):
         messages.claims.discard(key)
         newer = seq is not None and messages.latest is not None and messages.latest.seq > seq
         if shown:
-            player = key.removeprefix("hand:")
+            player = key.player
             if dm is not None:
                 self.keeper.keep_hand(messages, player, dm)
                 messages.dm_closed.discard(player)

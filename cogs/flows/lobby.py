@@ -15,6 +15,7 @@ from bot import sessions as s
 from bot.i18n import locale_of, t
 from bot.rummy import Ruleset
 from bot.sessions.messages import MessageKind
+from cogs.display.parts import LOBBY
 from cogs.flows.resolve import (
     cached_permissions,
     channel_session,
@@ -239,7 +240,7 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
         remember(interaction)
         session = game_session(interaction, game_id, in_dm=False)
         display = notifier(interaction)
-        display.claim(game_id, session.guild_id, session.channel_id, "lobby")
+        display.claim(game_id, session.guild_id, session.channel_id, LOBBY)
         shown = False
         try:
             event = await lobby_op(interaction, verb, session)
@@ -254,7 +255,7 @@ async def lobby_button(interaction: Interaction, verb: str, game_id: int) -> Non
                     display.keep(messages, MessageKind.LOBBY, message.id)
                 shown = True
         finally:
-            display.release(game_id, "lobby", shown=shown)
+            display.release(game_id, LOBBY, shown=shown)
 
     await guarded(interaction, work)
 

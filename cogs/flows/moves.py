@@ -16,6 +16,7 @@ from bot.services.personal_settings import UNCHOSEN, PersonalSettings
 from bot.sessions.messages import MessageKind
 from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hand, dm_hand, hand_message
+from cogs.display.parts import hand_of
 from cogs.flows.resolve import (
     channel_session,
     game_session,
@@ -142,7 +143,7 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         mark_active(interaction, session, player)
         display = notifier(interaction)
         in_dm = interaction.guild_id is None
-        key = f"hand:{player}"
+        key = hand_of(player)
         if in_dm:
             display.claim(game_id, session.guild_id, session.channel_id, key)
         shown = tidied = False
