@@ -141,7 +141,7 @@ class League(commands.Cog):
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             guild_id = interaction.guild_id or 0
-            found = await resolve.manager(interaction).league.standings(
+            found = await resolve.services(interaction).league.standings(
                 guild_id, season=season, page=page
             )
             loc = locale_of(interaction, public=True)
@@ -172,7 +172,7 @@ class League(commands.Cog):
             mine = who.id == interaction.user.id
             await interaction.response.defer(ephemeral=mine, thinking=True)
             guild_id = interaction.guild_id or 0
-            facade = resolve.manager(interaction).league
+            facade = resolve.services(interaction).league
             entry = await facade.player_card(guild_id, who.id)
             loc = locale_of(interaction, public=not mine)
             if entry is None:
@@ -200,7 +200,7 @@ class League(commands.Cog):
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             games = list(
-                await resolve.manager(interaction).league.history(
+                await resolve.services(interaction).league.history(
                     interaction.guild_id or 0, None, limit=10
                 )
             )
@@ -220,7 +220,9 @@ class League(commands.Cog):
     async def newseason(self, interaction: Interaction) -> None:
         async def work() -> None:
             await interaction.response.defer(thinking=True)
-            season = await resolve.manager(interaction).league.new_season(interaction.guild_id or 0)
+            season = await resolve.services(interaction).league.new_season(
+                interaction.guild_id or 0
+            )
             await send(
                 interaction,
                 t("league.new_season", locale_of(interaction, public=True), season=season.number),

@@ -56,7 +56,7 @@ def _legal(interaction: Interaction) -> tuple[s.Session, str, list[Action]] | No
 def _sort_of(interaction: Interaction) -> str:
     """The asker's card order as last read: an autocomplete cannot wait for storage, and
     whatever showed them their numbered hand has read it."""
-    return resolve.manager(interaction).personal_settings.known(interaction.user.id).sort
+    return resolve.services(interaction).personal_settings.known(interaction.user.id).sort
 
 
 def _faces(text: str, hand: Sequence[Card], sort_by: str) -> set[tuple[int, Any]] | None:

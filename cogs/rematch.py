@@ -19,6 +19,7 @@ import discord
 from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
+from bot.services.server_settings import ServerSettingsBook
 from cogs.flows import lobby as lobby_flows
 from cogs.flows import resolve
 from cogs.ui import components, threads
@@ -50,7 +51,7 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
         if manager.get(where) is not None:
             raise s.ChannelBusy("refusal.table.taken")
         channel = interaction.client.get_channel(where)
-        threaded = await _threaded(interaction, manager, channel)
+        threaded = await _threaded(resolve.services(interaction).server_settings, channel)
         display = resolve.notifier(interaction)
         display.pending_channels.add(where)
         try:
@@ -75,11 +76,11 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
     await guarded(interaction, work)
 
 
-async def _threaded(interaction: Interaction, manager: s.SessionManager, channel: object) -> bool:
+async def _threaded(settings: ServerSettingsBook, channel: object) -> bool:
     """Whether the new lobby gets a thread, as ``/rummy new`` in ``channel`` would."""
     if not isinstance(channel, discord.TextChannel):
         return False
-    if not (await manager.server_settings.of(channel.guild.id)).threads:
+    if not (await settings.of(channel.guild.id)).threads:
         return False
     me = channel.guild.me
     return me is None or not threads.missing_permissions(channel.permissions_for(me))

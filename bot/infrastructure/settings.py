@@ -28,7 +28,7 @@ DEFAULT_DATABASE_PATH = Path("data") / "rummy.sqlite3"
 """Relative: read from the folder of the ``.env`` read, else the working directory."""
 ENV_FILE_NAME = ".env"
 ENV_FILE_VARIABLE = "RUMMY_ENV_FILE"
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 MAX_HARD_WORKERS = 32
 MAX_SHARDS = 65536

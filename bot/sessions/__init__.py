@@ -24,6 +24,7 @@ from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
 from bot.sessions.manager import SessionManager
 from bot.sessions.names import NAME_LIMIT, clean_name
 from bot.sessions.restore import restore_game
+from bot.sessions.services import Services
 from bot.sessions.session import Session
 from bot.storage import ForgetReport
 from bot.values.seats import Seat, SeatKind
@@ -45,6 +46,7 @@ __all__ = [
     "Seat",
     "SeatHeld",
     "SeatKind",
+    "Services",
     "Session",
     "SessionClosed",
     "SessionError",

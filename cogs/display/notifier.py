@@ -42,12 +42,12 @@ class Notifier(commands.Cog):
         """Channels where a lobby is being created; its message is the command's answer."""
         self.gone: set[int] = set()
         """Games whose channel or server is gone: nothing more is shown of them."""
-        self.keeper = MessageKeeper(bot.sessions)
+        self.keeper = MessageKeeper(bot.sessions, bot.services.messages)
         self.quiet_users: set[int] = set()
         """People who chose to be notified of their turn only when away."""
         pings = Pings(self.pace, self.keeper)
         self.hands = Hands(
-            bot, self.pace, self.keeper, pings, self.quiet_users, bot.sessions.personal_settings
+            bot, self.pace, self.keeper, pings, self.quiet_users, bot.services.personal_settings
         )
         self.worker = Worker(
             self._channel,

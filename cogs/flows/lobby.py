@@ -25,6 +25,7 @@ from cogs.flows.resolve import (
     missing_permissions,
     notifier,
     remember,
+    services,
 )
 from cogs.ui import components, present, threads
 from cogs.ui.client import Interaction
@@ -66,7 +67,7 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
     remember(interaction)
     display = notifier(interaction)
     try:
-        threaded = await threads.wanted(interaction, manager(interaction))
+        threaded = await threads.wanted(interaction, services(interaction).server_settings)
         display.pending_channels.add(interaction.channel_id)
         try:
             session = await manager(interaction).create_lobby(

@@ -68,7 +68,7 @@ async def post_replay(interaction: Interaction, game_id: int) -> None:
 
 async def _finished(interaction: Interaction, guild_id: int, game_id: int) -> FinishedGame:
     try:
-        return await resolve.manager(interaction).replays.finished_game(guild_id, game_id)
+        return await resolve.services(interaction).replays.finished_game(guild_id, game_id)
     except NoSuchGame:
         raise Refused("refusal.replay.unknown", game=game_id) from None
     except NotFinished as error:
@@ -115,7 +115,7 @@ async def _game_choices(interaction: Interaction, current: str) -> list[app_comm
     guild_id = interaction.guild_id
     if guild_id is None:
         return []
-    games = await resolve.manager(interaction).replays.recent(guild_id)
+    games = await resolve.services(interaction).replays.recent(guild_id)
     loc = locale_of(interaction)
     typed = str(current).strip().lower().lstrip("#")
     choices = []

@@ -15,6 +15,7 @@ import discord
 from bot import sessions as s
 from bot.i18n import locale_of
 from bot.services.personal_settings import PersonalSettings
+from bot.sessions.services import Services
 from cogs.display.notifier import Notifier
 from cogs.ui.client import Interaction
 from cogs.ui.replies import Refused
@@ -27,6 +28,11 @@ log = logging.getLogger(__name__)
 
 def manager(interaction: Interaction) -> s.SessionManager:
     return interaction.client.sessions
+
+
+def services(interaction: Interaction) -> Services:
+    """The league, replays, settings books and ledger: each caller takes the one it needs."""
+    return interaction.client.services
 
 
 def notifier(interaction: Interaction) -> Notifier:
@@ -108,7 +114,7 @@ def set_quiet(interaction: Interaction, away: bool) -> None:
 
 async def look_of(interaction: Interaction) -> PersonalSettings:
     """What the person chose for the pictures and hands they see."""
-    return await manager(interaction).personal_settings.of(interaction.user.id)
+    return await services(interaction).personal_settings.of(interaction.user.id)
 
 
 def is_moderator(interaction: Interaction, permission: str = "manage_messages") -> bool:

@@ -54,7 +54,7 @@ async def server_settings(
         await send(interaction, t("error.user_missing_permissions", loc, permissions=permission))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    book = resolve.manager(interaction).server_settings
+    book = resolve.services(interaction).server_settings
     current = await book.of(interaction.guild_id)
     changes: dict[str, Any] = {}
     if threads is not None:
@@ -122,7 +122,7 @@ async def table_to_open(
     options). Refused for someone the server does not let open tables."""
     if interaction.guild_id is None:
         raise Refused("error.guild_only")
-    chosen = await resolve.manager(interaction).server_settings.of(interaction.guild_id)
+    chosen = await resolve.services(interaction).server_settings.of(interaction.guild_id)
     may_open(interaction, chosen)
     name = variant if variant is not None else chosen.variant
     check_variant_options(name, options, locale_of(interaction))
@@ -160,7 +160,7 @@ async def preferences(interaction: Interaction, **changes: Any) -> None:
     loc = locale_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     given = {name: value for name, value in changes.items() if value is not None}
-    book = resolve.manager(interaction).personal_settings
+    book = resolve.services(interaction).personal_settings
     if given:
         await book.change(interaction.user.id, **given)
     mine = await book.of(interaction.user.id)

@@ -13,9 +13,9 @@ from typing import Final
 
 import discord
 
-from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import Ruleset
+from bot.services.server_settings import ServerSettingsBook
 from cogs.ui import present
 from cogs.ui.client import Interaction
 
@@ -32,13 +32,13 @@ THREAD_PERMISSIONS = (
 thread needs nothing more: Discord lets a thread's creator archive it)."""
 
 
-async def wanted(interaction: Interaction, manager: s.SessionManager) -> bool:
+async def wanted(interaction: Interaction, settings: ServerSettingsBook) -> bool:
     """Whether a table opened by ``interaction`` should play in a thread of its own: the
     command was used in a text channel (not in a thread, a voice channel's chat or a forum)
     of a server that did not turn threads off."""
     if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
         return False
-    return (await manager.server_settings.of(interaction.guild_id)).threads
+    return (await settings.of(interaction.guild_id)).threads
 
 
 def missing_permissions(have: discord.Permissions) -> list[str]:

@@ -397,7 +397,7 @@ async def test_a_game_on_a_server_in_its_players_language(
             f"**{t('league.title', locale, season=1, page=1, pages=1)}**"
         )
         assert standings.splitlines()[-1] == t("league.rating_note", locale)
-        card = await table.sessions.league.player_card(guild.id, bob.id)
+        card = await table.sessions.services.league.player_card(guild.id, bob.id)
         assert card is not None
         assert await private(table, bob, "league player") == "\n".join(
             [

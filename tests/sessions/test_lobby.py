@@ -286,17 +286,17 @@ async def test_the_league_facade(manager: SessionManager) -> None:
     finished = await start_game(manager, target=1)
     await play(finished, 2000, random.Random(3))
     assert finished.closed
-    page = await manager.league.standings(GUILD)
+    page = await manager.services.league.standings(GUILD)
     assert (page.season, page.total_players) == (1, 2)
-    card = await manager.league.player_card(GUILD, ANN)
+    card = await manager.services.league.player_card(GUILD, ANN)
     assert card is not None
     assert card.games == 1
-    history = await manager.league.history(GUILD, user_id=BOB)
+    history = await manager.services.league.history(GUILD, user_id=BOB)
     assert [g.id for g in history] == [finished.game_id]
-    assert await manager.league.history(GUILD, user_id=CAT) == []
-    season = await manager.league.new_season(GUILD)
+    assert await manager.services.league.history(GUILD, user_id=CAT) == []
+    season = await manager.services.league.new_season(GUILD)
     assert season.number == 2
-    assert await manager.league.current_season(GUILD) == season
-    assert (await manager.league.standings(GUILD)).rows == ()
-    assert (await manager.league.standings(GUILD, season=1)).total_players == 2
-    assert await manager.league.player_card(GUILD, ANN) is None
+    assert await manager.services.league.current_season(GUILD) == season
+    assert (await manager.services.league.standings(GUILD)).rows == ()
+    assert (await manager.services.league.standings(GUILD, season=1)).total_players == 2
+    assert await manager.services.league.player_card(GUILD, ANN) is None
