@@ -5,7 +5,7 @@ methods; everything in one unit commits together or not at all. No caller ever h
 connection or sees a driver's exception: failures the application reacts to are
 :class:`~bot.storage.errors.DuplicateLiveGame` and :class:`~bot.storage.errors.GameChanged`.
 A PostgreSQL backend is another implementation of :class:`Store` and :class:`Repository`;
-the SQLite one is :class:`~bot.storage.sqlite.SqliteRepository`.
+the SQLite one is :class:`~bot.storage.sql_repository.SqlRepository`.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from bot.sessions import (
     clean_name,
 )
 from bot.storage import GameStatus
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
 from bot.values.seats import SeatKind
 from tests.sessions.conftest import (
     ANN,
@@ -151,8 +151,8 @@ async def test_leaving_passes_the_host_role_or_cancels(manager: SessionManager) 
     with pytest.raises(SessionClosed):
         await lobby.join(ANN, "Ann")
     async with store_of(manager).transaction() as conn:
-        record = await SqliteRepository(conn).load_game(lobby.game_id)
-        history = await SqliteRepository(conn).recent_games(GUILD)
+        record = await SqlRepository(conn).load_game(lobby.game_id)
+        history = await SqlRepository(conn).recent_games(GUILD)
     assert record is not None
     assert record.status is GameStatus.CANCELLED
     assert history == []  # a cancelled lobby is nobody's history
@@ -275,7 +275,7 @@ async def test_a_broken_game_can_be_cleared_from_its_channel(db_path: Path | str
         assert not await again.clear_broken(CHANNEL, by_user=ANN, moderator=True)  # it works
         assert again.get(CHANNEL) is lobby
         async with store_of(again).transaction() as conn:
-            record = await SqliteRepository(conn).load_game(session.game_id)
+            record = await SqlRepository(conn).load_game(session.game_id)
         assert record is not None
         assert record.status is GameStatus.ABANDONED
     finally:

@@ -1,4 +1,5 @@
-"""The repository: one class, assembled from the part of each subject, for both back ends.
+"""The repository: one class, assembled from the part of each subject, serving both back ends
+(SQLite and PostgreSQL run the same SQL; each connection adapts its placeholders).
 
 Each part (:mod:`~bot.storage.lobby`, :mod:`~bot.storage.games`,
 :mod:`~bot.storage.league`, :mod:`~bot.storage.posts`, :mod:`~bot.storage.hygiene`,
@@ -19,7 +20,7 @@ from bot.storage.server import ServerSettingRows
 from bot.storage.settings import SettingRows
 
 
-class SqliteRepository(
+class SqlRepository(
     LobbyRows,
     PersonalDataRows,
     MessageRows,
