@@ -746,6 +746,11 @@ class Session:
         """The listener task (the manager waits for it when shutting down)."""
         return self._notifier
 
+    @property
+    def waiting_events(self) -> int:
+        """Commits published and not yet taken by the listener task: 0 once it caught up."""
+        return self._events.qsize()
+
     async def _shutdown(self) -> None:
         """Close under the lock, so an operation being committed finishes first."""
         async with self._lock:

@@ -48,7 +48,7 @@ def store_of(manager: SessionManager) -> AnyStore:
 
 def engine_game(session: Session) -> Game:
     """The committed game behind a session, for tests that drive or compare it."""
-    game = session._game
+    game = session.game
     assert game is not None
     return game
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.rummy import Game, preset
-from bot.sessions import EventKind, SessionManager
+from bot.sessions import Committed, EventKind, SessionManager
 from bot.storage import GameStatus
 from bot.storage.models import DELETED_NAME
 from bot.storage.pg_connection import PgConnection
@@ -19,6 +19,7 @@ from bot.storage.rows import Connection
 from bot.storage.sql_repository import SqlRepository
 from bot.values.seats import NewSeat, SeatKind
 from tests.sessions.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
+from tests.waiting import eventually
 
 # Names nothing else in the database could contain by chance.
 ANN_NAME, HOST_NAME = "Annabel Quixotic", "Zebulon Hostname"
@@ -135,12 +136,16 @@ async def test_a_forgotten_host_leaves_the_live_session(manager: SessionManager)
     await lobby.start(BOB, moderator=False)
     # A session whose stored host is someone no longer seated (an older lobby's host).
     lobby._record = dataclasses.replace(lobby._record, host_id=DAN)
+    events: list[Committed | None] = []
+
+    async def hear(event: Committed) -> None:
+        events.append(event)
+
+    manager.add_listener(hear)
     await manager.forget_user(DAN)
     assert lobby.host_id is None
     assert not lobby.closed
-    events = []
-    while not lobby._events.empty():
-        events.append(lobby._events.get_nowait())
+    await eventually(lambda: lobby.waiting_events == 0)
     assert all(e is None or e.kind is not EventKind.CANCELLED for e in events)
 
 

@@ -68,7 +68,7 @@ async def drain(manager: SessionManager) -> None:
     """Wait until every listener task has caught up with its queue."""
     for _ in range(100):
         await asyncio.sleep(0)
-        if all(s._events.empty() for s in manager.sessions.values()):
+        if all(s.waiting_events == 0 for s in manager.sessions.values()):
             await asyncio.sleep(0.01)
             return
 
@@ -284,7 +284,7 @@ async def test_apply_answers_while_a_slow_listener_runs(manager: SessionManager)
     # Shutting down gives the listener its time: both commits are told, in order.
     await manager.close()
     assert heard == [1, 2]
-    assert session._notifier.done()
+    assert session.notifier.done()
 
 
 async def test_listeners_run_after_the_commit_and_their_failure_stays_theirs(
@@ -558,5 +558,5 @@ async def test_close_does_not_wait_forever_for_a_stuck_listener(
     start = time.perf_counter()
     await asyncio.wait_for(manager.close(), timeout=WAIT)
     assert time.perf_counter() - start < 2
-    assert session._notifier.cancelled()
+    assert session.notifier.cancelled()
     assert session.closed
