@@ -30,10 +30,12 @@ from bot.rummy import (
     TakeDiscard,
     layoff_readings,
     readings,
+    variants,
 )
 from cogs.flows import clicks, moves, resolve
 from cogs.ui import ids, positions, present, rule_words, typed
 from cogs.ui.client import Interaction
+from cogs.ui.house_options import for_variants
 from cogs.ui.items import DYNAMIC_ITEMS
 from cogs.ui.seat_items import SeatButton
 
@@ -262,6 +264,11 @@ def depth_choices(interaction: Interaction, current: str) -> list[app_commands.C
     ]
 
 
+DEEP_TAKERS = [v for v in variants.VARIANTS.values() if v.rules["deep_discard"]]
+DEPTH = for_variants("how many cards to take from the discard pile", DEEP_TAKERS)
+"""The depth option's description, naming the variants that take deeper than the top card."""
+
+
 class Play(commands.Cog):
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
@@ -271,7 +278,7 @@ class Play(commands.Cog):
     )
     @app_commands.describe(
         source="Where to draw from",
-        depth="Rummy 500: how many cards to take from the discard pile",
+        depth=DEPTH,
     )
     @app_commands.choices(
         source=[

@@ -20,7 +20,7 @@ from bot.rummy import Ruleset, preset, variants
 from cogs.flows import erasure, resolve, seat_flows, settings
 from cogs.flows import lobby as lobby_flows
 from cogs.flows.replay import game_choices, post_replay
-from cogs.ui import help, present, rule_words
+from cogs.ui import help, house_options, present, rule_words
 from cogs.ui.client import Interaction
 from cogs.ui.picture_words import picture_words
 from cogs.ui.replies import guarded, png, send
@@ -32,19 +32,6 @@ LEVELS = [
     app_commands.Choice(name="normal", value="normal"),
     app_commands.Choice(name="hard", value="hard"),
 ]
-RULE_OPTIONS = {
-    "target": "Score that ends the game",
-    "jokers": "Play with jokers (Parlett, Rummy 500)",
-    "two_decks": "Parlett: two decks for four or five players",
-    "ace_high": "Parlett: aces high or low",
-    "ace_always_low": "Rummy 500: aces always low",
-    "scoring": "Classic: winner scores the others' hands (positive) or all score their own",
-    "simple_scoring": "Cards 2 to 9 and low aces count 5 (Classic, Rummy 500)",
-    "limit_layoffs": "Lay off one card per turn, after melding (Classic, Rummy 500)",
-    "must_discard_to_go_out": "Going out needs a final discard",
-    "ten_for_three": "Parlett: ten cards each with three players",
-}
-"""The house rules a table may change, as ``/rummy new`` and ``/rummy settings`` take them."""
 NOTIFY = [
     app_commands.Choice(name="every_turn", value="every_turn"),
     app_commands.Choice(name="when_away", value="when_away"),
@@ -65,10 +52,6 @@ SORTS = [
     app_commands.Choice(name="by suit", value="suit"),
     app_commands.Choice(name="by rank", value="rank"),
 ]
-SCORINGS = [
-    app_commands.Choice(name="positive", value="positive"),
-    app_commands.Choice(name="negative", value="negative"),
-]
 
 
 class RummyCommand(commands.Cog):
@@ -82,39 +65,20 @@ class RummyCommand(commands.Cog):
     @rummy.command(name="new", description="Open a table in this channel")
     @app_commands.describe(
         variant="Which Rummy",
-        **RULE_OPTIONS,
+        **house_options.descriptions(),
         timer="Minutes a turn may take before it is played for the player (0: no timer)",
     )
-    @app_commands.choices(variant=VARIANTS, scoring=SCORINGS)
+    @app_commands.choices(variant=VARIANTS, **house_options.choices())
+    @house_options.house_parameters(before="timer")
     async def new(
         self,
         interaction: Interaction,
         variant: app_commands.Choice[str] | None = None,
-        target: app_commands.Range[int, 1, 100000] | None = None,
-        jokers: bool | None = None,
-        two_decks: bool | None = None,
-        ace_high: bool | None = None,
-        ace_always_low: bool | None = None,
-        scoring: app_commands.Choice[str] | None = None,
-        simple_scoring: bool | None = None,
-        limit_layoffs: bool | None = None,
-        must_discard_to_go_out: bool | None = None,
-        ten_for_three: bool | None = None,
         timer: app_commands.Range[int, 0, 60] | None = None,
+        **house: Any,
     ) -> None:
         # Without a variant or a timer, the server's defaults (cogs.flows.settings).
-        options = _rule_options(
-            target=target,
-            jokers=jokers,
-            two_decks=two_decks,
-            ace_high=ace_high,
-            ace_always_low=ace_always_low,
-            scoring=scoring,
-            simple_scoring=simple_scoring,
-            limit_layoffs=limit_layoffs,
-            must_discard_to_go_out=must_discard_to_go_out,
-            ten_for_three=ten_for_three,
-        )
+        options = house_options.given(house)
 
         async def work() -> None:
             name = variant.value if variant is not None else None
@@ -220,41 +184,22 @@ class RummyCommand(commands.Cog):
     @app_commands.describe(
         threads="Each game in a thread of its own (on), or in the channel where it is opened (off)",
         variant="The game /rummy new opens when it names none, with the options given here",
-        **RULE_OPTIONS,
+        **house_options.descriptions(),
         timer="Minutes a turn may take when /rummy new gives no timer (0: no timer)",
         role="Who may open tables (people who manage the server always may; @everyone: anyone)",
     )
-    @app_commands.choices(threads=SWITCH, variant=VARIANTS, scoring=SCORINGS)
+    @app_commands.choices(threads=SWITCH, variant=VARIANTS, **house_options.choices())
+    @house_options.house_parameters(before="timer")
     async def settings(
         self,
         interaction: Interaction,
         threads: app_commands.Choice[str] | None = None,
         variant: app_commands.Choice[str] | None = None,
-        target: app_commands.Range[int, 1, 100000] | None = None,
-        jokers: bool | None = None,
-        two_decks: bool | None = None,
-        ace_high: bool | None = None,
-        ace_always_low: bool | None = None,
-        scoring: app_commands.Choice[str] | None = None,
-        simple_scoring: bool | None = None,
-        limit_layoffs: bool | None = None,
-        must_discard_to_go_out: bool | None = None,
-        ten_for_three: bool | None = None,
         timer: app_commands.Range[int, 0, 60] | None = None,
         role: discord.Role | None = None,
+        **house: Any,
     ) -> None:
-        options = _rule_options(
-            target=target,
-            jokers=jokers,
-            two_decks=two_decks,
-            ace_high=ace_high,
-            ace_always_low=ace_always_low,
-            scoring=scoring,
-            simple_scoring=simple_scoring,
-            limit_layoffs=limit_layoffs,
-            must_discard_to_go_out=must_discard_to_go_out,
-            ten_for_three=ten_for_three,
-        )
+        options = house_options.given(house)
 
         async def work() -> None:
             await settings.server_settings(
@@ -347,15 +292,6 @@ class RummyCommand(commands.Cog):
     )
     async def forget_server(self, interaction: Interaction) -> None:
         await erasure.forget_server(interaction)
-
-
-def _rule_options(**given: Any) -> dict[str, Any]:
-    """The house rules given to a command, by option name (choices by their value)."""
-    values = {
-        name: value.value if isinstance(value, app_commands.Choice) else value
-        for name, value in given.items()
-    }
-    return {name: value for name, value in values.items() if value is not None}
 
 
 async def setup(bot: RummyBot) -> None:

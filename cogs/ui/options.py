@@ -13,7 +13,7 @@ variants that have it, never with the engine's names for its rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.i18n import DEFAULT_LOCALE, catalog, t
 from bot.rummy import PlayerError, RulesError, variants
+from cogs.ui.house_options import HOUSE_OPTIONS, HouseOption, offered_by
 
 
 class OutOfRange(PlayerError):
@@ -81,29 +82,24 @@ class NotThisVariant(RulesError):
     templates = catalog(DEFAULT_LOCALE)
 
 
-def _has(variant: variants.Variant, option: str, value: object) -> bool:
-    """Whether ``variant`` has the ``/rummy new`` option ``option`` (named as in
-    ``Variant.options``) with this value."""
-    if option not in variant.options:
-        return False
-    if option == "scoring":
-        return str(value) in {scoring.value for scoring in variant.scorings}
-    return True
-
-
-def check_variant_options(variant_name: str, options: Mapping[str, object], loc: str) -> None:
+def check_variant_options(
+    variant_name: str,
+    options: Mapping[str, object],
+    loc: str,
+    table: Sequence[HouseOption] = HOUSE_OPTIONS,
+) -> None:
     """Refuse the first of ``options`` (``/rummy new``'s, by option name, as given) that the
     variant ``variant_name`` does not have: :class:`NotThisVariant`, naming the option as the
     command shows it in ``loc`` (``scoring:negative`` for a scoring the variant lacks) and the
     variants that have it."""
     chosen = variants.VARIANTS[variants.ALIASES[variant_name]]
     for option, value in options.items():
-        if _has(chosen, option, value):
+        if offered_by(chosen, option, value, table):
             continue
         shown = t(f"cmd.rummy.new.opt.{option}.name", loc)
         if option == "scoring":
             shown += ":" + t(f"choice.{value}", loc)
-        having = [v for v in variants.VARIANTS.values() if _has(v, option, value)]
+        having = [v for v in variants.VARIANTS.values() if offered_by(v, option, value, table)]
         raise NotThisVariant(
             "refusal.option.variant",
             option=shown,

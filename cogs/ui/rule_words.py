@@ -10,21 +10,19 @@ ruleset's values, so it is true of the engine; the texts are the catalogs'.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.i18n import t, tn
 from bot.rummy import GameView, Ruleset, Scoring, TakeDiscard, preset, variants
 from bot.rummy.cards import Card
-
-_FLAG_SENTENCES: dict[str, str] = {
-    "must_discard_to_go_out": "rules.diff.must_discard",
-    "limit_layoffs": "rules.diff.limit_layoffs",
-    "simple_scoring": "rules.diff.simple_scoring",
-    "two_decks_for_four_five": "rules.diff.two_decks",
-    "ten_for_three": "rules.diff.ten_for_three",
-}
-"""Yes/no options that no variant starts with: the sentence said when one is on."""
+from cogs.ui import house_options
 
 
-def changed_rules(ruleset: Ruleset, loc: str) -> list[str]:
+def changed_rules(
+    ruleset: Ruleset,
+    loc: str,
+    table: Sequence[house_options.HouseOption] = house_options.HOUSE_OPTIONS,
+) -> list[str]:
     """One sentence for each rule ``ruleset`` plays differently from its variant (the
     target aside: every game states it)."""
     base = preset(ruleset.name)
@@ -38,7 +36,7 @@ def changed_rules(ruleset: Ruleset, loc: str) -> list[str]:
         lines.append(t("rules.diff.aces_high" if ruleset.ace_high else "rules.diff.aces_low", loc))
     if ruleset.scoring is not base.scoring and ruleset.scoring is Scoring.NEGATIVE:
         lines.append(t("rules.diff.negative", loc))
-    for field, key in _FLAG_SENTENCES.items():
+    for field, key in house_options.sentences(table).items():
         if getattr(ruleset, field) and not getattr(base, field):
             lines.append(t(key, loc))
     return lines
