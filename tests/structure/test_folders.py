@@ -120,3 +120,16 @@ def test_the_folder_reader_finds_a_cycle_no_module_closes(tmp_path: Path) -> Non
     assert find_cycle(folder_edges(graph)) == ["bot.a", "bot.b", "bot.a"]
     _write(tmp_path, {"bot/b/mid.py": "Y = 2\n"})
     assert find_cycle(folder_edges(Graph(module_files(tmp_path)))) is None
+
+
+def test_the_layout_page_gives_every_package_its_line() -> None:
+    """docs/layout.md draws the floors with one line per package: a new folder needs one."""
+    page = (ROOT / "docs" / "layout.md").read_text("utf-8")
+    packages = sorted(
+        f"{path.parent.relative_to(ROOT)}/"
+        for path in ROOT.glob("*/**/__init__.py")
+        if path.parts[len(ROOT.parts)] in {"bot", "cogs", "rendering"}
+        and path.parent.parent != ROOT
+    )
+    assert "bot/rummy/" in packages
+    assert [p for p in packages if f"| `{p}` |" not in page] == []
