@@ -1,7 +1,7 @@
 """League figures on a scripted series of finished games whose results are known.
 
 Every expected number below is worked out by hand from the league's rules (see
-bot/league.py): human seats count, computer players and abandoned games never move a
+bot/values/league.py): human seats count, computer players and abandoned games never move a
 rating, abandoned games count for nothing, a win is a (shared) first place.
 """
 
