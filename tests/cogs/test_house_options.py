@@ -86,8 +86,10 @@ def test_one_entry_is_a_parameter_of_the_command_with_its_generated_description(
     assert added["required"] is False
     assert added["description"] == f"Classic: {ADDED.text}"
     # Every other house option, and the timer after them, as the real command declares it.
-    real = _options(RummyCommand.new)[1:]
-    assert [o for o in built[1:] if o["name"] != ADDED.name] == real
+    real = {option["name"]: option for option in _options(RummyCommand.new)}
+    assert [o for o in built[1:] if o["name"] != ADDED.name] == [
+        real[entry.name] for entry in HOUSE_OPTIONS
+    ] + [real["timer"]]
 
 
 @pytest.mark.usefixtures("catalog_lines")
