@@ -19,11 +19,12 @@ SOAK_SEED ?= 0
 SOAK_EXAMPLES ?= 100
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format typecheck pytest soak bench pictures backup lock clean
+.PHONY: help run test lint format typecheck pytest soak bench pictures readme-pictures backup \
+	lock clean
 
 help: ## list the targets
 	@echo "usage: make TARGET [VARIABLE=value ...]"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' \
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' \
 		$(MAKEFILE_LIST)
 
 # The Python version and the venv module are checked first, and a failed `venv` leaves no
@@ -90,6 +91,9 @@ bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)
 pictures: $(DEV_STAMP) ## every picture as Discord shows it: make pictures DEST=dir [LOCALE=fr]
 	@test -n "$(DEST)" || { echo "usage: make pictures DEST=folder [LOCALE=fr]"; exit 2; }
 	$(PY) -m tests.rendering.preview "$(DEST)" $(LOCALE)
+
+readme-pictures: $(DEV_STAMP) ## redraw docs/pictures/ (the README's, from a seeded game)
+	$(PY) -m tests.rendering.readme_pictures docs/pictures
 
 backup: $(RUN_STAMP) ## online copy of the live database: make backup DEST=file
 	@test -n "$(DEST)" || { echo "usage: make backup DEST=backup.sqlite3"; exit 2; }
