@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 
 # Installs take the exact versions in constraints.txt (pyproject.toml keeps the ranges).
 # PIP_CONSTRAINT also reaches pip's isolated build of this project (the setuptools pin).
+# bot/__init__.py holds the version the package metadata reads, so a new version reinstalls.
 CONSTRAINTS := constraints.txt
 PIP_INSTALL := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install --quiet \
 	--disable-pip-version-check -c $(CONSTRAINTS)
@@ -33,12 +34,12 @@ $(PY):
 	@sh scripts/check-python.sh "$(PYTHON)"
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
-$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) bot/__init__.py | $(PY)
 	@sh scripts/check-python.sh "$(PY)" venv
 	$(PIP_INSTALL) -e .
 	touch $@
 
-$(DEV_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+$(DEV_STAMP): pyproject.toml $(CONSTRAINTS) bot/__init__.py | $(PY)
 	@sh scripts/check-python.sh "$(PY)" venv
 	$(PIP_INSTALL) -e '.[dev]'
 	touch $@
