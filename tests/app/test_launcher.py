@@ -283,15 +283,18 @@ def closed_port() -> Iterator[int]:
         yield sock.getsockname()[1]
 
 
+def unreachable(cwd: Path, port: int) -> Running:
+    """The launcher with a good token and an API root at ``port``, where nothing listens."""
+    return Running(
+        cwd, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=f"http://127.0.0.1:{port}/api/v10"
+    )
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
     tmp_path: Path, closed_port: int, signum: int
 ) -> None:
-    running = Running(
-        tmp_path,
-        DISCORD_TOKEN=TOKEN,
-        DISCORD_API_BASE_URL=f"http://127.0.0.1:{closed_port}/api/v10",
-    )
+    running = unreachable(tmp_path, closed_port)
     try:
         retries = running.wait_for_lines("cannot reach Discord", 2, timeout=30)
         code, _ = running.stop(signum, timeout=5)
@@ -313,11 +316,7 @@ def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
 def test_the_log_begins_with_the_version_and_where_the_settings_came_from(
     tmp_path: Path, closed_port: int
 ) -> None:
-    running = Running(
-        tmp_path,
-        DISCORD_TOKEN=TOKEN,
-        DISCORD_API_BASE_URL=f"http://127.0.0.1:{closed_port}/api/v10",
-    )
+    running = unreachable(tmp_path, closed_port)
     try:
         running.wait_for_lines("cannot reach Discord", 1, timeout=30)
     finally:

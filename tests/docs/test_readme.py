@@ -10,8 +10,7 @@ from pathlib import Path
 
 from discord import app_commands
 
-from bot.__main__ import EXTENSIONS
-from bot.sessions import SessionManager
+from tests.i18n.test_catalogs import bot_with_every_command
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -42,21 +41,12 @@ def test_the_readme_stays_short() -> None:
 
 
 async def test_the_table_of_commands_is_the_bots_commands(tmp_path: Path) -> None:
-    from bot.app import RummyBot
-
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
-    try:
-        bot = RummyBot(sessions, extensions=EXTENSIONS)
-        for name in EXTENSIONS:
-            await bot.load_extension(name)
+    async with bot_with_every_command(tmp_path) as bot:
         commands = [
             f"/{command.qualified_name}"
             for command in bot.tree.walk_commands()
             if isinstance(command, app_commands.Command)
         ]
-        await bot.close()
-    finally:
-        await sessions.close()
     listed = first_cells("Commands")
     assert len(listed) == len(set(listed))
     assert sorted(listed) == sorted(commands)
