@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 
 # Installs take the exact versions in constraints.txt (pyproject.toml keeps the ranges).
 # PIP_CONSTRAINT also reaches pip's isolated build of this project (the setuptools pin).
+# bot/__init__.py holds the version the package metadata reads, so a new version reinstalls.
 CONSTRAINTS := constraints.txt
 PIP_INSTALL := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install --quiet \
 	--disable-pip-version-check -c $(CONSTRAINTS)
@@ -19,11 +20,12 @@ SOAK_SEED ?= 0
 SOAK_EXAMPLES ?= 100
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format typecheck pytest soak bench pictures backup lock clean
+.PHONY: help run test lint format typecheck pytest soak bench pictures readme-pictures backup \
+	lock clean
 
 help: ## list the targets
 	@echo "usage: make TARGET [VARIABLE=value ...]"
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' \
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' \
 		$(MAKEFILE_LIST)
 
 # The Python version and the venv module are checked first, and a failed `venv` leaves no
@@ -32,12 +34,12 @@ $(PY):
 	@sh scripts/check-python.sh "$(PYTHON)"
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
-$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) bot/__init__.py | $(PY)
 	@sh scripts/check-python.sh "$(PY)" venv
 	$(PIP_INSTALL) -e .
 	touch $@
 
-$(DEV_STAMP): pyproject.toml $(CONSTRAINTS) | $(PY)
+$(DEV_STAMP): pyproject.toml $(CONSTRAINTS) bot/__init__.py | $(PY)
 	@sh scripts/check-python.sh "$(PY)" venv
 	$(PIP_INSTALL) -e '.[dev]'
 	touch $@
@@ -90,6 +92,9 @@ bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)
 pictures: $(DEV_STAMP) ## every picture as Discord shows it: make pictures DEST=dir [LOCALE=fr]
 	@test -n "$(DEST)" || { echo "usage: make pictures DEST=folder [LOCALE=fr]"; exit 2; }
 	$(PY) -m tests.rendering.preview "$(DEST)" $(LOCALE)
+
+readme-pictures: $(DEV_STAMP) ## redraw docs/pictures/ (the README's, from a seeded game)
+	$(PY) -m tests.rendering.readme_pictures docs/pictures
 
 backup: $(RUN_STAMP) ## online copy of the live database: make backup DEST=file
 	@test -n "$(DEST)" || { echo "usage: make backup DEST=backup.sqlite3"; exit 2; }

@@ -25,7 +25,6 @@ import signal
 import sys
 from collections.abc import Sequence
 from datetime import timedelta
-from importlib import metadata
 from pathlib import Path
 from typing import Literal
 
@@ -33,6 +32,7 @@ import aiohttp
 import discord
 import yarl
 
+from bot import __version__
 from bot.app import RummyBot
 from bot.cluster.erasure import ErasureRelay, erasure_relay_for
 from bot.cluster.forwarding import forwarding_for
@@ -99,13 +99,6 @@ class Unreachable(Exception):
     """Discord did not answer; worth trying again later."""
 
 
-def version() -> str:
-    try:
-        return metadata.version("rummy-bot")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="rummy-bot",
@@ -136,7 +129,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             "without connecting to Discord; print what was checked; exit 0 or 2"
         ),
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser.parse_args(argv)
 
 
@@ -587,7 +580,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(check(settings))
     token = settings.discord_token.reveal()
     setup_logging(settings.log_level, discord_level=settings.discord_log_level, secrets=(token,))
-    log.info("settings read from %s; database %s", settings.source, settings.database_name)
+    log.info(
+        "rummy-bot %s; settings read from %s; database %s",
+        __version__,
+        settings.source,
+        settings.database_name,
+    )
     point_at_test_server(settings)
     cap_reconnect_delays()
     try:

@@ -13,7 +13,7 @@ With ``DATABASE_URL`` set (PostgreSQL) the script erases there instead. PostgreS
 lock file for it to take: stop every bot process first. The script then holds every
 shard's lease while it erases (the fencing refuses writes to live games otherwise), and
 refuses to run while a bot process holds one. What PostgreSQL still keeps after
-(WAL, backups, replicas) is in the README's "PostgreSQL" section.
+(WAL, backups, replicas) is in docs/postgresql.md, "Erasure on PostgreSQL".
 """
 
 from __future__ import annotations

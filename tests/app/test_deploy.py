@@ -1,9 +1,10 @@
 """What a self-hoster installs from the repository agrees with the code: the systemd unit
 stops restarting on the launcher's configuration status and writes only where the bot's
-files go, and backups made where the README says are never committed."""
+files go, and backups made where the README and docs/ say are never committed."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -48,8 +49,17 @@ def test_the_unit_runs_as_its_own_user_and_keeps_the_database_in_its_state_folde
     assert unit["UMask"] == "0077"
 
 
+def backup_examples() -> list[str]:
+    """The backup files the README and the operations page tell people to write."""
+    pages = (ROOT / "README.md", ROOT / "docs" / "operations.md", ROOT / "docs" / "postgresql.md")
+    text = "\n".join(page.read_text("utf-8") for page in pages)
+    return sorted(set(re.findall(r"\bbackups/[\w.-]+", text)))
+
+
 def test_backups_next_to_the_code_are_ignored_by_git() -> None:
-    for path in ("backups/rummy-2026-12-01.sqlite3", "data/rummy.sqlite3.lock", ".env"):
+    examples = backup_examples()
+    assert "backups/rummy-2026-12-04.sqlite3" in examples  # the README's make backup
+    for path in (*examples, "data/rummy.sqlite3.lock", ".env"):
         ignored = subprocess.run(
             ["git", "check-ignore", "--no-index", "-q", path], cwd=ROOT, check=False
         )

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from bot import __version__
+
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.secret-token-for-tests_0123456789"
 ANSI = "\x1b["
 _INHERITED = ("DISCORD_", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "NO_COLOR", "RUMMY_")
@@ -65,7 +67,7 @@ def test_help_and_version_print_and_exit_without_a_token(tmp_path: Path, flag: s
     assert result.returncode == 0
     assert "rummy-bot" in result.stdout
     if flag == "--version":
-        assert result.stdout.strip() == "rummy-bot 0.1.0"
+        assert result.stdout.strip() == f"rummy-bot {__version__}"
     else:
         assert "--sync" in result.stdout
         assert "DISCORD_TOKEN" in result.stdout
@@ -84,7 +86,7 @@ def test_the_rummy_bot_command_is_the_same_launcher(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0
-    assert result.stdout.strip() == "rummy-bot 0.1.0"
+    assert result.stdout.strip() == f"rummy-bot {__version__}"
     missing = subprocess.run(
         [str(script)], cwd=tmp_path, env=environment(), capture_output=True, text=True, check=False
     )
@@ -281,15 +283,18 @@ def closed_port() -> Iterator[int]:
         yield sock.getsockname()[1]
 
 
+def unreachable(cwd: Path, port: int) -> Running:
+    """The launcher with a good token and an API root at ``port``, where nothing listens."""
+    return Running(
+        cwd, DISCORD_TOKEN=TOKEN, DISCORD_API_BASE_URL=f"http://127.0.0.1:{port}/api/v10"
+    )
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
     tmp_path: Path, closed_port: int, signum: int
 ) -> None:
-    running = Running(
-        tmp_path,
-        DISCORD_TOKEN=TOKEN,
-        DISCORD_API_BASE_URL=f"http://127.0.0.1:{closed_port}/api/v10",
-    )
+    running = unreachable(tmp_path, closed_port)
     try:
         retries = running.wait_for_lines("cannot reach Discord", 2, timeout=30)
         code, _ = running.stop(signum, timeout=5)
@@ -306,6 +311,17 @@ def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
     assert "stopped" in running.lines[-1]
     assert error_lines(whole) == []
     assert (tmp_path / "data" / "rummy.sqlite3").is_file()  # the database was opened first
+
+
+def test_the_log_begins_with_the_version_and_where_the_settings_came_from(
+    tmp_path: Path, closed_port: int
+) -> None:
+    running = unreachable(tmp_path, closed_port)
+    try:
+        running.wait_for_lines("cannot reach Discord", 1, timeout=30)
+    finally:
+        running.kill()
+    assert f" rummy-bot {__version__}; settings read from the environment" in running.lines[0]
 
 
 def test_a_signal_during_the_wait_for_an_answer_stops_at_once(tmp_path: Path) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import discord
 from discord.ext import commands
 
 from bot.__main__ import EXTENSIONS
+from bot.app import RummyBot
 from bot.i18n import catalog
 from bot.i18n.checks import catalog_problems, command_problems, keys_in_source, missing_keys
 from bot.sessions import SessionManager
@@ -21,18 +24,24 @@ def test_every_key_used_in_the_code_exists_in_english() -> None:
     assert missing_keys() == []
 
 
-async def test_every_command_text_is_in_the_english_catalog(tmp_path: Path) -> None:
-    from bot.app import RummyBot
-
-    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
+@asynccontextmanager
+async def bot_with_every_command(folder: Path) -> AsyncIterator[RummyBot]:
+    """The bot with every extension loaded, never connected: its command tree as Discord
+    would be given it."""
+    sessions = await SessionManager.open(folder / "rummy.sqlite3")
     try:
         bot = RummyBot(sessions, extensions=EXTENSIONS)
         for name in EXTENSIONS:
             await bot.load_extension(name)
-        assert await command_problems(bot.tree) == []
+        yield bot
         await bot.close()
     finally:
         await sessions.close()
+
+
+async def test_every_command_text_is_in_the_english_catalog(tmp_path: Path) -> None:
+    async with bot_with_every_command(tmp_path) as bot:
+        assert await command_problems(bot.tree) == []
 
 
 def test_keys_are_found_in_every_form_the_code_writes_them(tmp_path: Path) -> None:

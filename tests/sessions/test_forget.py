@@ -44,7 +44,7 @@ async def everything(conn: Connection) -> list[tuple[str, tuple[object, ...]]]:
 def traces(path: Path | str, user_id: int, name: str) -> list[str]:
     """Where the id (as text or as SQLite stores an integer) or the name still shows in the
     bytes of the database file and its write-ahead log (SQLite's; PostgreSQL's files are
-    the server's, and its WAL keeps copies until recycled: see the README)."""
+    the server's, and its WAL keeps copies until recycled: see docs/postgresql.md)."""
     if not isinstance(path, Path):
         return []
     needles = {
