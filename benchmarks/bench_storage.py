@@ -69,7 +69,7 @@ async def bench_commit(folder: Path, actions: int) -> None:
                 channel += 1
                 sessions.append(await deal(manager, channel))
             session = rng.choice(sessions)
-            game = session._game  # the benchmark plays for everyone
+            game = session.game  # the benchmark plays for everyone
             assert game is not None
             assert game.current_player is not None
             action = random_action(game, rng)
