@@ -10,8 +10,9 @@ menus are named by their labels in the catalogs, so the help says what the scree
 
 from __future__ import annotations
 
-from bot.i18n import t, tn
+from bot.i18n import number, t, tn
 from bot.rummy import Card, Ruleset, Scoring, StockOut, preset
+from bot.rummy.scoring import round_points
 from cogs import rule_words
 from cogs.present import MESSAGE_LIMIT, fit
 
@@ -53,11 +54,55 @@ def _values_key(ruleset: Ruleset) -> str:
     return f"help.values.{ruleset.variant.name}"
 
 
+STOCK_END_HANDS = (5, 12, 20)
+"""The hands of the example that says how a round ended on an empty stock scores."""
+
+
+def deal_line(ruleset: Ruleset, loc: str) -> str:
+    """How many cards each player gets, for every count of players the game allows, counts
+    with the same deal joined (``2 → 13, 3–4 → 7``): the engine's deal, options included."""
+    groups: list[tuple[int, int, int]] = []  # first count, last count, cards
+    for players in range(ruleset.min_players, ruleset.max_players + 1):
+        cards = ruleset.hand_size(players)
+        if groups and groups[-1][2] == cards:
+            groups[-1] = (groups[-1][0], players, cards)
+        else:
+            groups.append((players, players, cards))
+    parts = [
+        t(
+            "help.deal.part",
+            loc,
+            players=number(low, loc) if low == high else f"{number(low, loc)}–{number(high, loc)}",
+            cards=number(cards, loc),
+        )
+        for low, high, cards in groups
+    ]
+    return t("help.deal", loc, deals=", ".join(parts))
+
+
+def stock_end_line(ruleset: Ruleset, loc: str) -> str:
+    """How a round that ends on an empty stock (nobody out) scores, with an example the
+    engine scores: the lowest hand takes the difference from each other hand."""
+    if ruleset.scoring is not Scoring.POSITIVE:
+        return t("help.score.stock_end.same", loc)
+    points = round_points(ruleset, STOCK_END_HANDS, (0,) * len(STOCK_END_HANDS), None)
+    low = min(STOCK_END_HANDS)
+    hands = [number(value, loc) for value in STOCK_END_HANDS]
+    return t(
+        "help.score.stock_end.positive",
+        loc,
+        hands=t("picture.and", loc, first=", ".join(hands[:-1]), second=hands[-1]),
+        low=number(low, loc),
+        points=tn("unit.points", points[STOCK_END_HANDS.index(low)], loc),
+    )
+
+
 def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     """A turn of ``ruleset``'s game, how its rounds end and score, and its house options."""
     label = _labels(loc)
     variant = t(ruleset.variant.name_key, loc)
     lines = [f"**{t('help.title', loc, variant=variant)}**", t("help.hand", loc, **label)]
+    lines.append(deal_line(ruleset, loc))
     lines.append(t("help.draw", loc, **label))
     if ruleset.deep_discard:
         lines.append(t("help.draw_deep", loc, **label))
@@ -69,6 +114,8 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
         lines.append(t("help.swap", loc, **label))
     lines.append(t("help.discard", loc, **label))
     lines.append(t("help.positions", loc))
+    lines.append(t("help.cards", loc))
+    lines.append(t("help.aces.high" if ruleset.ace_high else "help.aces.low", loc))
     going_out = "help.out_discard" if ruleset.must_discard_to_go_out else "help.out"
     lines.append(t(going_out, loc))
     if ruleset.stock_out is StockOut.END_ROUND:
@@ -76,6 +123,8 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     else:
         lines.append(t("help.stock_turn_over", loc))
     lines.append(t(_SCORING[ruleset.scoring], loc, target=tn("unit.points", ruleset.target, loc)))
+    if ruleset.stock_out is StockOut.END_ROUND:
+        lines.append(stock_end_line(ruleset, loc))
     lines.append(t(_values_key(ruleset), loc))
     if ruleset.jokers_per_deck > 0:
         lines.append(t("help.values.joker", loc))
@@ -95,8 +144,8 @@ def first_steps(loc: str) -> list[str]:
 
 def help_messages(ruleset: Ruleset | None, loc: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """The answer to ``/rummy help``: ``ruleset``'s game explained, or the first steps, in
-    as many messages as it takes (one in English and French; longer languages may need two),
-    never cut short."""
+    as many messages as it takes (two for a variant's turn in most languages), never cut
+    short."""
     lines = variant_help(ruleset, loc) if ruleset is not None else first_steps(loc)
     messages: list[list[str]] = [[]]
     for line in lines:
