@@ -58,3 +58,14 @@ def test_a_high_ace_is_marked_in_the_reader_s_words_and_read_back(locale: str) -
     assert isinstance(action, Meld)
     assert str(action) == "meld Q♠ K♠ A♠(high)"
     assert typed.meld_action(shown.replace("A♠", "A♠ ")) == action
+
+
+CARD_LETTERS = {*"JQKA", *"ВДКТ", "D", *"0123456789"}
+"""Letters a card is written or typed with (Russian В Д К Т and the Czech dáma too)."""
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_badge_shrunk_to_its_letter_is_no_card_s_letter_nor_another_badge(locale: str) -> None:
+    letters = [t(f"picture.mark.{mark}", locale)[0] for mark in ("new", "keep", "use")]
+    assert len(set(letters)) == len(letters), letters
+    assert not set(letters) & CARD_LETTERS, letters
