@@ -14,9 +14,11 @@ import pytest
 
 from bot.i18n import available_locales, catalog, number, t, tn
 from bot.rummy import Game, GameView, TakeDiscard, parse_cards, preset
+from bot.rummy.errors import IllegalAction
+from bot.rummy.refusals import REFUSALS, fields
 from cogs import rule_words
 from cogs.options import NotThisVariant, check_variant_options
-from cogs.replies import reason_text
+from cogs.replies import error_text, reason_text
 
 COUNTS = [*range(31), 101, 1000]
 NAMES = ["Аня", "Jiří", "李雷", "محمد", "Ωμέγα", "🂡 Bob", "Zoë O'Brien"]
@@ -119,3 +121,21 @@ def test_texts_around_a_name_keep_the_name_in_every_script(locale: str) -> None:
         for name in NAMES:
             rendered = t(key, locale, **dict.fromkeys(fields, name))
             assert rendered.count(name) >= len(named.findall(text)), (key, rendered)
+
+
+@pytest.mark.parametrize("locale", ["ru", "cs", "fr"])
+def test_a_refusal_after_a_full_stop_starts_with_a_capital(locale: str) -> None:
+    """The refusal frame ends a sentence ("Нельзя."), so the reason after it starts one,
+    whether its text is a sentence or a fragment; a name or a card in front stays as typed."""
+    frame = t("error.refused", locale, reason="")
+    for key, english in REFUSALS.items():
+        if fields(english) - {"card", "cards", "count", "token", "meld"}:
+            continue  # a refusal about a name or a rule: said through other frames too
+        params: dict[str, object] = dict.fromkeys(fields(english), "Q♠")
+        if "count" in params:
+            params["count"] = 2
+        said = error_text(IllegalAction(key, **params), locale)
+        if not said.startswith(frame):
+            continue  # a refusal with a frame of its own
+        first = said.removeprefix(frame)[:1]
+        assert not first.islower(), (key, said)
