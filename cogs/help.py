@@ -102,7 +102,6 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     label = _labels(loc)
     variant = t(ruleset.variant.name_key, loc)
     lines = [f"**{t('help.title', loc, variant=variant)}**", t("help.hand", loc, **label)]
-    lines.append(deal_line(ruleset, loc))
     lines.append(t("help.draw", loc, **label))
     if ruleset.deep_discard:
         lines.append(t("help.draw_deep", loc, **label))
@@ -114,8 +113,6 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
         lines.append(t("help.swap", loc, **label))
     lines.append(t("help.discard", loc, **label))
     lines.append(t("help.positions", loc))
-    lines.append(t("help.cards", loc))
-    lines.append(t("help.aces.high" if ruleset.ace_high else "help.aces.low", loc))
     going_out = "help.out_discard" if ruleset.must_discard_to_go_out else "help.out"
     lines.append(t(going_out, loc))
     if ruleset.stock_out is StockOut.END_ROUND:
@@ -123,14 +120,20 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     else:
         lines.append(t("help.stock_turn_over", loc))
     lines.append(t(_SCORING[ruleset.scoring], loc, target=tn("unit.points", ruleset.target, loc)))
-    if ruleset.stock_out is StockOut.END_ROUND:
-        lines.append(stock_end_line(ruleset, loc))
     lines.append(t(_values_key(ruleset), loc))
     if ruleset.jokers_per_deck > 0:
         lines.append(t("help.values.joker", loc))
     changed = rule_words.changed_rules(ruleset, loc)
     if changed:
         lines.append(t("help.options", loc, options="; ".join(changed)))
+    # What a player looks up rather than reads at each turn, after the turn itself (so the
+    # turn keeps its one message where it fits): the deal, how cards are written, the ace,
+    # and how a round ended on an empty stock scores.
+    lines.append(deal_line(ruleset, loc))
+    lines.append(t("help.cards", loc))
+    lines.append(t("help.aces.high" if ruleset.ace_high else "help.aces.low", loc))
+    if ruleset.stock_out is StockOut.END_ROUND:
+        lines.append(stock_end_line(ruleset, loc))
     return lines
 
 
