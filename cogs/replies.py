@@ -108,9 +108,12 @@ def _after(reason: str, error: PlayerError, loc: str) -> str:
 
 def reason_text(error: PlayerError, loc: str) -> str:
     """A refusal's own words in ``loc``: its key with its parameters, a refusal inside it
-    (why the lobby cannot start) translated as well."""
+    (why the lobby cannot start) translated as well, and the readings it offers with a high
+    ace marked in the reader's words (``A♠(старший)``)."""
     params = message_params(error.params, lambda inner: reason_text(inner, loc))
-    return t(error.key, loc, **refusal_words.shown_params(params, loc))
+    text = t(error.key, loc, **refusal_words.shown_params(params, loc))
+    english, own = t(present.HIGH_ACE_KEY, DEFAULT_LOCALE), t(present.HIGH_ACE_KEY, loc)
+    return text.replace(english, own) if own != english else text
 
 
 async def send(

@@ -12,9 +12,12 @@ import pytest
 from bot.i18n import available_locales, t
 from bot.rummy import Meld, preset
 from bot.rummy.cards import Card, Suit, parse_cards
+from bot.rummy.errors import IllegalAction
 from bot.rummy.melds import readings
+from bot.rummy.refusals import Choices
 from cogs import help, typed
 from cogs.present import card_text, reading_text
+from cogs.replies import error_text
 
 LOCALES = sorted(available_locales())
 _CARD = re.compile(r"(?<![\w=])(?:10|[2-9JQKA])[♣♦♥♠](?![\w])")
@@ -69,3 +72,17 @@ def test_a_badge_shrunk_to_its_letter_is_no_card_s_letter_nor_another_badge(loca
     letters = [t(f"picture.mark.{mark}", locale)[0] for mark in ("new", "keep", "use")]
     assert len(set(letters)) == len(letters), letters
     assert not set(letters) & CARD_LETTERS, letters
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_refusal_offering_readings_marks_the_high_ace_in_the_reader_s_words(
+    locale: str,
+) -> None:
+    ruleset = preset("500")
+    options = readings(tuple(parse_cards("Qs Ks As")), ruleset)
+    said = error_text(
+        IllegalAction("refusal.reading.no_match", choices=Choices(tuple(options))), locale
+    )
+    assert "A♠" + t("card.high", locale) in said, said
+    if locale != "en":
+        assert "(high)" not in said, said
