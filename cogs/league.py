@@ -14,13 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import RummyBot
-from bot.i18n import locale_of, number, t, tn
+from bot.i18n import date_text, locale_of, number, t, tn
 from bot.storage.models import GameSummary, LeagueEntry, StandingsPage
 from cogs.flows import resolve
 from cogs.ui import present
 from cogs.ui.client import Interaction
 from cogs.ui.picture_words import picture_words
 from cogs.ui.replies import guarded, png, send
+from cogs.ui.rule_words import variant_name
 from rendering import PlayerCard, RecentGame, StandingRow, render_player_card, render_standings
 
 
@@ -113,12 +114,14 @@ def history_text(history: list[GameSummary], loc: str) -> str:
     for game in history:
         seats = sorted(game.seats, key=lambda x: (x.place is None, x.place or 0))
         players = ", ".join(
-            present.as_text(x.display_name) + (f" ({x.score})" if x.score is not None else "")
+            present.as_text(x.display_name)
+            + (f" ({number(x.score, loc)})" if x.score is not None else "")
             for x in seats
         )
-        when = (game.finished_at or game.created_at).strftime("%Y-%m-%d")
+        when = date_text(game.finished_at or game.created_at, loc)
         status = t("league.abandoned", loc) if game.status.value == "abandoned" else ""
-        lines.append(f"#{game.id} {when} {game.ruleset_name}: {players} {status}".rstrip())
+        variant = variant_name(game.ruleset_name, loc)
+        lines.append(f"#{game.id} {when} {variant}: {players} {status}".rstrip())
     return present.fit(lines)
 
 

@@ -141,7 +141,7 @@ def _play_choices(
             continue
         if meld_id is not None and isinstance(action, LayOff) and action.meld_id != meld_id:
             continue
-        label = present.action_label(action, view)
+        label = present.action_label(action, view, locale_of(interaction))
         if not _matches(action.cards, label, current, hand, sort):
             continue
         choice = _choice(label, _play_value(action))
@@ -158,6 +158,7 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
     session, player, legal = found
     view = session.view(None)
     hand, sort = session.view(player).hand, _sort_of(interaction)
+    loc = locale_of(interaction)
     command = interaction.command.name if interaction.command is not None else ""
     typed_cards = str(
         getattr(interaction.namespace, "cards", None)
@@ -181,7 +182,8 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
         if meld.id in ids and (not current or current.strip().lstrip("#") in str(meld.id)):
             out.append(
                 app_commands.Choice(
-                    name=present.meld_line(meld, session.names, markdown=False)[:100], value=meld.id
+                    name=present.meld_line(meld, session.names, loc, markdown=False)[:100],
+                    value=meld.id,
                 )
             )
     return out
@@ -208,7 +210,7 @@ def reading_choices(interaction: Interaction, current: str) -> list[app_commands
         return []
     out: list[app_commands.Choice[str]] = []
     for number, option in enumerate(options, start=1):
-        name = f"{number}: {present.reading_text(option)}"
+        name = f"{number}: {present.reading_text(option, locale_of(interaction))}"
         choice = _choice(name, str(number))
         if choice is not None:
             out.append(app_commands.Choice(name=name[:100], value=str(number)))
@@ -224,7 +226,7 @@ def discard_choices(interaction: Interaction, current: str) -> list[app_commands
     out: list[app_commands.Choice[str]] = []
     for action in legal:
         if isinstance(action, Discard):
-            text = present.card_text(action.card, locale_of(interaction))
+            text = present.card_text(action.card)
             if _matches((action.card,), text, current, hand, sort):
                 out.append(app_commands.Choice(name=text, value=str(action.card)))
     return out
@@ -242,7 +244,7 @@ def swap_card_choices(interaction: Interaction, current: str) -> list[app_comman
         if isinstance(action, SwapJoker) and (
             not isinstance(wanted, int) or wanted == action.meld_id
         ):
-            text = present.card_text(action.card, locale_of(interaction))
+            text = present.card_text(action.card)
             name = f"{text} ⇄ JK #{action.meld_id}"
             if _matches((action.card,), name, current, hand, sort):
                 choice = app_commands.Choice(name=name, value=str(action.card))

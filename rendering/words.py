@@ -50,7 +50,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "picture.league.rounds_won": "Rounds won",
         "picture.league.win_rate": "Win %",
         "picture.league.wins": "Wins",
-        "picture.mark.keep": "KEEP",
+        "picture.mark.keep": "HOLD",
         "picture.mark.keep_meaning": "may not be discarded this turn",
         "picture.mark.legend": "{word}: {meaning}",
         "picture.mark.new": "NEW",

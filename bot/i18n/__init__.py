@@ -37,7 +37,8 @@ Plurals and numbers
     each as a finished piece: ``t("league.row", loc, games=tn("unit.games", 3, loc), ...)``.
     A refusal raised below this layer names its plural text by its stem with a ``count``
     (``IllegalAction("refusal.take.too_deep", count=1)``); :func:`t` sees the stem has plural
-    forms and goes through :func:`tn`. :func:`number` writes any other number for a reader.
+    forms and goes through :func:`tn`. :func:`number` writes any other number for a reader
+    (scores too: ``1 520``, as the pictures write them); :func:`date_text` a day.
 
 Commands, options and choices (:class:`CatalogTranslator`)
     Write command names, descriptions, option names/descriptions and choice names in English in
@@ -83,7 +84,8 @@ from __future__ import annotations
 import json
 import logging
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from datetime import date
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -92,10 +94,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n.numbers import format_number, plural_categories, plural_category
+from bot.i18n.numbers import format_date, format_number, plural_categories, plural_category
 from bot.rummy.refusals import fields as placeholders
 
 __all__ = [
+    "COMMAND_FIELDS",
     "DEFAULT_LOCALE",
     "CatalogTranslator",
     "MissingTranslation",
@@ -103,6 +106,8 @@ __all__ = [
     "catalog",
     "catalog_locale",
     "command_key",
+    "command_words",
+    "date_text",
     "is_plural",
     "locale_of",
     "number",
@@ -184,6 +189,8 @@ def t(key: str, /, locale: LocaleLike = None, **params: Any) -> str:
     if template is None:
         _missing(f"no text for key {key!r}")
         return key
+    if any(f"{{{name}[" in template for name in COMMAND_FIELDS):
+        params = {**command_words(loc), **params}
     try:
         return template.format_map(params)
     except (KeyError, IndexError, ValueError, AttributeError) as problem:
@@ -218,6 +225,52 @@ def tn(key: str, /, count: int, locale: LocaleLike = None, **params: Any) -> str
     return t(f"{key}.{category}", loc, count=format_number(count, loc), **params)
 
 
+COMMAND_FIELDS = frozenset({"cmd", "opt", "choice"})
+"""The fields :func:`t` fills itself, with the reader's names of the commands: a text writes
+``{cmd[rummy join]}`` (``/rummy přisednout`` in Czech), ``{opt[draw source]}`` (the option
+``source`` of ``/draw``: ``odkud``) and ``{choice[stock]}`` (``balíček``), never an English
+command name. English may write its names as they are: they are the code's."""
+
+
+class _CommandNames(Mapping[str, str]):
+    """One kind of command word (``cmd``, ``opt`` or ``choice``) in one catalog, looked up
+    by its English path as a format field's index (``{cmd[rummy join]}``)."""
+
+    def __init__(self, kind: str, locale: str) -> None:
+        self._kind = kind
+        self._locale = locale
+
+    def _name(self, key: str) -> str:
+        text = catalog(self._locale).get(key) or catalog(DEFAULT_LOCALE).get(key)
+        if text is None:
+            raise KeyError(key)
+        return text
+
+    def __getitem__(self, path: str) -> str:
+        parts = path.split()
+        if not parts:
+            raise KeyError(path)
+        if self._kind == "choice":
+            return self._name(f"choice.{path}")
+        if self._kind == "opt":
+            *command, option = parts
+            return self._name(f"cmd.{'.'.join(command)}.opt.{option}.name")
+        names = [self._name(f"cmd.{'.'.join(parts[: i + 1])}.name") for i in range(len(parts))]
+        return "/" + " ".join(names)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+@cache
+def command_words(locale: str) -> Mapping[str, Mapping[str, str]]:
+    """The :data:`COMMAND_FIELDS` of catalog ``locale``, as :func:`t` passes them to a text."""
+    return {kind: _CommandNames(kind, locale) for kind in COMMAND_FIELDS}
+
+
 def is_plural(key: str) -> bool:
     """Whether ``key`` is the stem of a text with plural forms (English has ``<key>.other``)."""
     return f"{key}.other" in catalog(DEFAULT_LOCALE)
@@ -227,6 +280,11 @@ def number(value: int | float, locale: LocaleLike = None, decimals: int | None =
     """``value`` written as the reader's language writes numbers (for pictures and texts),
     with exactly ``decimals`` digits after the separator when given."""
     return format_number(value, catalog_locale(locale), decimals)
+
+
+def date_text(value: date, locale: LocaleLike = None) -> str:
+    """A day as the reader's language writes it (``2. 12. 2026`` in Czech), never ISO."""
+    return format_date(value, catalog_locale(locale))
 
 
 def _missing(message: str) -> None:

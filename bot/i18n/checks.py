@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import (
+    COMMAND_FIELDS,
     DEFAULT_LOCALE,
     available_locales,
     catalog,
@@ -200,7 +201,9 @@ def _text_problems(locale: str, key: str, text: str, english: str | None) -> lis
         return [f"{where} is not a valid format string: {problem}"]
     problems: list[str] = []
     if english is not None:
-        expected = placeholders(english)
+        # The command fields are the reader's names, filled in by t(); English may write them.
+        fields -= COMMAND_FIELDS
+        expected = placeholders(english) - COMMAND_FIELDS
         if fields != expected:
             problems.append(
                 f"{where} uses {{{', '.join(sorted(fields))}}}, "

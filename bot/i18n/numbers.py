@@ -9,13 +9,15 @@ things is stored once per category the language has (``unit.cards.one``, ``.few`
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from functools import cache
 
 from babel import Locale
+from babel.dates import format_date as babel_date
 from babel.numbers import format_decimal
 
-__all__ = ["CATEGORIES", "format_number", "plural_categories", "plural_category"]
+__all__ = ["CATEGORIES", "format_date", "format_number", "plural_categories", "plural_category"]
 
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 """Every CLDR plural category, in CLDR's order: the last part of a plural key."""
@@ -46,3 +48,9 @@ def format_number(value: Number, locale: str, decimals: int | None = None) -> st
     separator when given (a rating's ``25.0``)."""
     pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
     return str(format_decimal(value, format=pattern, locale=_locale(locale)))
+
+
+def format_date(value: date, locale: str) -> str:
+    """A day written for ``locale``, as CLDR's medium date: ``Dec 2, 2026``, ``2 дек. 2026 г.``,
+    ``2. 12. 2026``, ``2 déc. 2026`` (a ``datetime`` gives its own day)."""
+    return str(babel_date(value, "medium", locale=_locale(locale)))

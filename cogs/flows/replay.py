@@ -18,7 +18,7 @@ from functools import partial
 import discord
 from discord import app_commands
 
-from bot.i18n import locale_of, t
+from bot.i18n import date_text, locale_of, t
 from bot.rummy.timeline import timeline
 from bot.sessions.replays import FinishedGame, NoSuchGame, NotFinished
 from bot.storage import GameStatus, GameSummary
@@ -27,6 +27,7 @@ from cogs.ui import present
 from cogs.ui.client import Interaction
 from cogs.ui.picture_words import picture_words
 from cogs.ui.replies import Refused, guarded, send
+from cogs.ui.rule_words import variant_name
 from rendering.replay import Replay, ReplayTooLong, render_replay
 from rendering.words import ENGLISH_WORDS, Words
 
@@ -127,10 +128,10 @@ async def _game_choices(interaction: Interaction, current: str) -> list[app_comm
 
 
 def choice_label(game: GameSummary, loc: str) -> str:
-    """``#42 · parlett · Alice, Bob · 2026-12-02``: what tells a game from the others."""
+    """``#42 · Parlett's Basic Rummy · Alice, Bob · Dec 2, 2026``: what tells a game from
+    the others, the variant and the day in the asker's words."""
     players = ", ".join(seat.display_name for seat in game.seats)
-    when = (game.finished_at or game.created_at).strftime("%Y-%m-%d")
-    label = t(
-        "replay.choice", loc, game=game.id, variant=game.ruleset_name, players=players, date=when
-    )
+    when = date_text(game.finished_at or game.created_at, loc)
+    variant = variant_name(game.ruleset_name, loc)
+    label = t("replay.choice", loc, game=game.id, variant=variant, players=players, date=when)
     return label if len(label) <= CHOICE_LIMIT else label[: CHOICE_LIMIT - 1] + "…"

@@ -81,7 +81,7 @@ def _options(
         if isinstance(action, TakeDiscard) and loc is not None:
             label = rule_words.deep_take_label(action, view, loc)
         else:
-            label = action_label(action, view)
+            label = action_label(action, view, loc)
         options.append(discord.SelectOption(label=label, value=code))
     return options
 

@@ -10,8 +10,9 @@ menus are named by their labels in the catalogs, so the help says what the scree
 
 from __future__ import annotations
 
-from bot.i18n import t, tn
+from bot.i18n import number, t, tn
 from bot.rummy import Card, Ruleset, Scoring, StockOut, preset
+from bot.rummy.scoring import round_points
 from cogs.ui import rule_words
 from cogs.ui.present import MESSAGE_LIMIT, fit
 
@@ -53,6 +54,49 @@ def _values_key(ruleset: Ruleset) -> str:
     return f"help.values.{ruleset.variant.name}"
 
 
+STOCK_END_HANDS = (5, 12, 20)
+"""The hands of the example that says how a round ended on an empty stock scores."""
+
+
+def deal_line(ruleset: Ruleset, loc: str) -> str:
+    """How many cards each player gets, for every count of players the game allows, counts
+    with the same deal joined (``2 → 13, 3–4 → 7``): the engine's deal, options included."""
+    groups: list[tuple[int, int, int]] = []  # first count, last count, cards
+    for players in range(ruleset.min_players, ruleset.max_players + 1):
+        cards = ruleset.hand_size(players)
+        if groups and groups[-1][2] == cards:
+            groups[-1] = (groups[-1][0], players, cards)
+        else:
+            groups.append((players, players, cards))
+    parts = [
+        t(
+            "help.deal.part",
+            loc,
+            players=number(low, loc) if low == high else f"{number(low, loc)}–{number(high, loc)}",
+            cards=number(cards, loc),
+        )
+        for low, high, cards in groups
+    ]
+    return t("help.deal", loc, deals=", ".join(parts))
+
+
+def stock_end_line(ruleset: Ruleset, loc: str) -> str:
+    """How a round that ends on an empty stock (nobody out) scores, with an example the
+    engine scores: the lowest hand takes the difference from each other hand."""
+    if ruleset.scoring is not Scoring.POSITIVE:
+        return t("help.score.stock_end.same", loc)
+    points = round_points(ruleset, STOCK_END_HANDS, (0,) * len(STOCK_END_HANDS), None)
+    low = min(STOCK_END_HANDS)
+    hands = [number(value, loc) for value in STOCK_END_HANDS]
+    return t(
+        "help.score.stock_end.positive",
+        loc,
+        hands=t("picture.and", loc, first=", ".join(hands[:-1]), second=hands[-1]),
+        low=number(low, loc),
+        points=tn("unit.points", points[STOCK_END_HANDS.index(low)], loc),
+    )
+
+
 def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     """A turn of ``ruleset``'s game, how its rounds end and score, and its house options."""
     label = _labels(loc)
@@ -82,6 +126,14 @@ def variant_help(ruleset: Ruleset, loc: str) -> list[str]:
     changed = rule_words.changed_rules(ruleset, loc)
     if changed:
         lines.append(t("help.options", loc, options="; ".join(changed)))
+    # What a player looks up rather than reads at each turn, after the turn itself (so the
+    # turn keeps its one message where it fits): the deal, how cards are written, the ace,
+    # and how a round ended on an empty stock scores.
+    lines.append(deal_line(ruleset, loc))
+    lines.append(t("help.cards", loc))
+    lines.append(t("help.aces.high" if ruleset.ace_high else "help.aces.low", loc))
+    if ruleset.stock_out is StockOut.END_ROUND:
+        lines.append(stock_end_line(ruleset, loc))
     return lines
 
 
@@ -95,8 +147,8 @@ def first_steps(loc: str) -> list[str]:
 
 def help_messages(ruleset: Ruleset | None, loc: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """The answer to ``/rummy help``: ``ruleset``'s game explained, or the first steps, in
-    as many messages as it takes (one in English and French; longer languages may need two),
-    never cut short."""
+    as many messages as it takes (two for a variant's turn in most languages), never cut
+    short."""
     lines = variant_help(ruleset, loc) if ruleset is not None else first_steps(loc)
     messages: list[list[str]] = [[]]
     for line in lines:

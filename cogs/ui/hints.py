@@ -18,17 +18,17 @@ from bot.rummy.actions import Discard, DrawStock, EndRound
 from bot.rummy.computer.advice import Advice, advise
 from bot.rummy.melds import Slot, layoff_readings, readings
 from bot.rummy.solver import Play, solve
-from cogs.ui.present import card_text, cards_text, fit
+from cogs.ui.present import card_text, cards_text, fit, slots_text
 
 
 def hint_text(view: GameView, legal: Sequence[Action], loc: str) -> str:
     """A hint for the player whose view this is, whose turn it is (``legal`` not empty)."""
     best = solve(view.hand, view.ruleset, view.melds)
     lines = [f"**{t('hint.title', loc)}**"]
-    melds = plays_text(best.melds)
+    melds = plays_text(best.melds, loc)
     lines.append(t("hint.melds", loc, melds=melds) if melds else t("hint.no_melds", loc))
     if best.layoffs:
-        lines.append(t("hint.layoffs", loc, layoffs=plays_text(best.layoffs)))
+        lines.append(t("hint.layoffs", loc, layoffs=plays_text(best.layoffs, loc)))
     lines.append(
         t(
             "hint.left",
@@ -75,15 +75,6 @@ def then_sentence(advice: Advice, loc: str) -> str | None:
     return t("hint.then_out" if advice.then_goes_out else "hint.then", loc, card=card)
 
 
-def slots_text(slots: Iterable[Slot]) -> str:
-    """Cards in a meld as the table shows them, each by its face (``5♥ JK=6♥ 7♥``)."""
-    return " ".join(str(Slot(_face(s.card), s.rank, s.suit)) for s in slots)
-
-
-def _face(card: Card) -> Card:
-    return Card(card.rank, card.suit)
-
-
 def _take_sentence(depth: int, purpose: Meld | LayOff | None, view: GameView, loc: str) -> str:
     taken = view.discard[-depth:] if depth <= len(view.discard) else ()
     card = card_text(taken[0]) if taken else "?"
@@ -94,7 +85,7 @@ def _take_sentence(depth: int, purpose: Meld | LayOff | None, view: GameView, lo
             card=card,
             count=tn("unit.cards", depth, loc),
         )
-    cards = slots_text(_slots_of(purpose, view)) or cards_text(purpose.cards)
+    cards = slots_text(_slots_of(purpose, view), loc) or cards_text(purpose.cards)
     if isinstance(purpose, Meld):
         key = "hint.move.take_meld" if depth == 1 else "hint.move.dig_meld"
         return t(key, loc, card=card, count=tn("unit.cards", depth, loc), meld=cards)
@@ -104,7 +95,7 @@ def _take_sentence(depth: int, purpose: Meld | LayOff | None, view: GameView, lo
 
 
 def _play_sentence(play: Meld | LayOff, view: GameView, loc: str) -> str:
-    cards = slots_text(_slots_of(play, view)) or cards_text(play.cards)
+    cards = slots_text(_slots_of(play, view), loc) or cards_text(play.cards)
     if isinstance(play, Meld):
         return t("hint.move.meld", loc, cards=cards)
     return t("hint.move.layoff", loc, cards=cards, meld=play.meld_id)
@@ -129,19 +120,19 @@ def _slots_of(play: Meld | LayOff, view: GameView) -> tuple[Slot, ...]:
     return tuple(s for s in found[index].slots if s.card in play.cards)
 
 
-def plays_text(plays: Iterable[Play]) -> str:
+def plays_text(plays: Iterable[Play], loc: str | None = None) -> str:
     """Melds and lay-offs of an arrangement on one line: ``6♦ 6♥ 6♠ · 4♥ 5♥ → #2`` (the
     solver lays off one card at a time; the cards for one meld are shown together)."""
     shown: list[str] = []
     layoffs: dict[int, list[Slot]] = {}
     for play in plays:
         if play.meld_id is None:
-            shown.append(slots_text(play.slots))
+            shown.append(slots_text(play.slots, loc))
         else:
             layoffs.setdefault(play.meld_id, []).extend(play.slots)
     for meld_id, slots in layoffs.items():
         ordered = sorted(slots, key=lambda s: (s.rank, s.card.sort_key))
-        shown.append(f"{slots_text(ordered)} → #{meld_id}")
+        shown.append(f"{slots_text(ordered, loc)} → #{meld_id}")
     return " · ".join(shown)
 
 
@@ -150,6 +141,6 @@ def _discard_sentence(card: Card, held: Sequence[Play], loc: str) -> str:
     if not held:
         return t("hint.move.discard", loc, card=card_text(card))
     if any(p.meld_id is None for p in held):
-        return t("hint.move.hold", loc, card=card_text(card), plays=plays_text(held))
-    cards = " ".join(slots_text(p.slots) for p in held)
+        return t("hint.move.hold", loc, card=card_text(card), plays=plays_text(held, loc))
+    cards = " ".join(slots_text(p.slots, loc) for p in held)
     return t("hint.move.hold_layoffs", loc, card=card_text(card), cards=cards)

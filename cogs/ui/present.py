@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import t, tn
+from bot.i18n import number, t, tn
 from bot.rummy import (
     Action,
     Card,
@@ -43,33 +43,41 @@ VALUE_LIMIT = 100
 """Discord's limit for a select option's value, label and a custom id."""
 
 
-_RANK_KEYS = {1: "card.rank.a", 11: "card.rank.j", 12: "card.rank.q", 13: "card.rank.k"}
+HIGH_ACE_KEY = "card.high"
+"""The mark of an ace above the king (``A♠(high)``), in the reader's words."""
 
 
-def card_text(card: Card, loc: str | None = None) -> str:
-    """A card as people read and type it; twins look alike (the engine picks the copy).
-    With ``loc``, the rank letter of that language's decks (Russian В Д К Т), which the card
-    parser reads back for everyone."""
-    key = _RANK_KEYS.get(card.rank)
-    if loc is None or key is None or card.suit is None:
-        return card.face_text
-    return t(key, loc) + card.suit.symbol
+def card_text(card: Card) -> str:
+    """A card as people read and type it, in every language the same as the pictures draw
+    it (``Q♠``); twins look alike (the engine picks the copy). Other spellings (``Qs``,
+    Russian ``Дп``, Czech ``eso srdce``) are read when typed, and the help says so."""
+    return card.face_text
 
 
 def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(card_text(c) for c in cards)
 
 
-def slot_text(slot: Slot) -> str:
-    """A card in a meld as people read it: ``JK=7♥``, ``A♠(high)``, never which deck's copy
-    it is (``#`` belongs to meld numbers; the engine picks copies itself)."""
+def slot_text(slot: Slot, loc: str | None = None) -> str:
+    """A card in a meld as people read it: ``JK=7♥``, ``A♠(high)`` (``A♠(старший)`` for a
+    Russian reader; :func:`cogs.ui.typed.clean` reads either back), never which deck's copy it
+    is (``#`` belongs to meld numbers; the engine picks copies itself)."""
     card = slot.card
-    return str(Slot(Card(card.rank, card.suit), slot.rank, slot.suit))
+    text = str(Slot(Card(card.rank, card.suit), slot.rank, slot.suit))
+    english = t(HIGH_ACE_KEY, "en")
+    if loc is not None and text.endswith(english):
+        text = text.removesuffix(english) + t(HIGH_ACE_KEY, loc)
+    return text
 
 
-def reading_text(reading: Reading) -> str:
+def slots_text(slots: Iterable[Slot], loc: str | None = None) -> str:
+    """Cards of a meld one after another (see :func:`slot_text`)."""
+    return " ".join(slot_text(s, loc) for s in slots)
+
+
+def reading_text(reading: Reading, loc: str | None = None) -> str:
     """A meld's cards with what each joker stands for, copies unsaid (see :func:`slot_text`)."""
-    return " ".join(slot_text(s) for s in reading.slots)
+    return slots_text(reading.slots, loc)
 
 
 def exact_text(cards: Iterable[Card]) -> str:
@@ -214,7 +222,7 @@ def move_text(actor: str, action: Action, after: GameView | None, loc: str) -> s
         case EndRound():
             return t("move.end", loc, player=actor)
         case Meld(cards=cards, reading=reading):
-            shown = reading_text(reading) if isinstance(reading, Reading) else None
+            shown = reading_text(reading, loc) if isinstance(reading, Reading) else None
             return t("move.meld", loc, player=actor, cards=shown or cards_text(cards))
         case LayOff(cards=cards, meld_id=meld_id):
             return t("move.layoff", loc, player=actor, cards=cards_text(cards), meld=meld_id)
@@ -238,7 +246,7 @@ def move_phrase(action: Action, after: GameView | None, loc: str) -> str:
         case EndRound():
             return t("recent.end", loc)
         case Meld(cards=cards, reading=reading):
-            shown = reading_text(reading) if isinstance(reading, Reading) else None
+            shown = reading_text(reading, loc) if isinstance(reading, Reading) else None
             return t("recent.meld", loc, cards=shown or cards_text(cards))
         case LayOff(cards=cards, meld_id=meld_id):
             return t("recent.layoff", loc, cards=cards_text(cards), meld=meld_id)
@@ -265,7 +273,12 @@ def your_round_line(
     if viewer not in players:
         return ""
     i = players.index(viewer)
-    line = t("recent.points", loc, points=result.points[i], total=result.totals[i])
+    line = t(
+        "recent.points",
+        loc,
+        points=number(result.points[i], loc),
+        total=number(result.totals[i], loc),
+    )
     return f"{line} {t('recent.new_deal', loc)}" if new_deal else line
 
 
@@ -293,8 +306,10 @@ def _taken(after: GameView | None, depth: int) -> str:
 # --- the table ----------------------------------------------------------------------------
 
 
-def meld_line(meld: TableMeld, names: Mapping[str, str], *, markdown: bool = True) -> str:
-    cards = " ".join(slot_text(p.slot) for p in meld.cards)
+def meld_line(
+    meld: TableMeld, names: Mapping[str, str], loc: str | None = None, *, markdown: bool = True
+) -> str:
+    cards = slots_text((p.slot for p in meld.cards), loc)
     return f"#{meld.id} ({name_of(meld.owner, names, markdown=markdown)}): {cards}"
 
 
@@ -349,7 +364,7 @@ def table_text(
         lines.extend(recent)
     if view.melds:
         lines.append(t("table.melds", loc))
-        lines.extend(meld_line(m, names) for m in view.melds)
+        lines.extend(meld_line(m, names, loc) for m in view.melds)
     else:
         lines.append(t("table.no_melds", loc))
     return fit(lines)
@@ -358,10 +373,10 @@ def table_text(
 def scores_line(view: GameView, names: Mapping[str, str], loc: str) -> str:
     """Each player's score and the cards they hold, in seat order."""
     scores = " · ".join(
-        f"{name_of(s.player, names)} {s.score} ({tn('unit.cards', s.hand_size, loc)})"
+        f"{name_of(s.player, names)} {number(s.score, loc)} ({tn('unit.cards', s.hand_size, loc)})"
         for s in view.seats
     )
-    return t("table.scores", loc, scores=scores, target=view.target)
+    return t("table.scores", loc, scores=scores, target=number(view.target, loc))
 
 
 # --- a hand -------------------------------------------------------------------------------
@@ -415,7 +430,7 @@ def hand_text(
         lines.append(scores_line(view, names, loc))
     if view.melds:
         lines.append(t("table.melds" if recent is None else "hand.melds", loc))
-        lines.extend(meld_line(m, names) for m in view.melds)
+        lines.extend(meld_line(m, names, loc) for m in view.melds)
     return fit(lines)
 
 
@@ -436,9 +451,9 @@ def round_text(
                 loc,
                 player=name_of(player, names),
                 hand=cards_text(suit_sorted(hand)) or "—",
-                value=result.hand_values[i],
-                points=result.points[i],
-                total=result.totals[i],
+                value=number(result.hand_values[i], loc),
+                points=number(result.points[i], loc),
+                total=number(result.totals[i], loc),
             )
         )
     return fit(lines)
@@ -465,7 +480,13 @@ def final_text(
     lines = [f"**{t('final.title', loc)}** {t('final.winners', loc, winners=winners)}"]
     for place, seat in enumerate(order, start=1):
         lines.append(
-            t("final.line", loc, place=place, player=name_of(seat.player, names), score=seat.score)
+            t(
+                "final.line",
+                loc,
+                place=place,
+                player=name_of(seat.player, names),
+                score=number(seat.score, loc),
+            )
         )
     if game_id is not None:
         lines.append(t("replay.offer", loc, game=game_id))
@@ -488,13 +509,13 @@ def decode_action(code: str) -> Action:
     return parse_action(code)
 
 
-def action_label(action: Action, view: GameView) -> str:
+def action_label(action: Action, view: GameView, loc: str | None = None) -> str:
     """What a menu option shows: the cards, with what each joker stands for."""
     match action:
         case Meld(cards=cards, reading=reading):
-            text = reading_text(reading) if isinstance(reading, Reading) else cards_text(cards)
+            text = reading_text(reading, loc) if isinstance(reading, Reading) else cards_text(cards)
         case LayOff(cards=cards, meld_id=meld_id, reading=reading):
-            shown = reading_text(reading) if isinstance(reading, Reading) else None
+            shown = reading_text(reading, loc) if isinstance(reading, Reading) else None
             text = f"{shown or cards_text(cards)} → #{meld_id}"
         case SwapJoker(meld_id=meld_id, card=card):
             text = f"{card_text(card)} ⇄ JK #{meld_id}"

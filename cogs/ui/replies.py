@@ -88,17 +88,33 @@ def error_text(error: Exception, loc: str, names: Mapping[str, str] | None = Non
     if isinstance(error, CardParseError):
         return t("error.cards", loc, reason=reason_text(error, loc))
     if isinstance(error, PlayerError):
-        said = t("error.refused", loc, reason=reason_text(error, loc))
+        said = t("error.refused", loc, reason=_after(reason_text(error, loc), error, loc))
         more = refusal_words.advice(error, loc)
         return said if more is None else f"{said.rstrip('.')}. {more}"
     return t("error.unexpected", loc)
 
 
+def _after(reason: str, error: PlayerError, loc: str) -> str:
+    """``reason`` as the refusal frame of ``loc`` needs it: a text written in lower case (a
+    fragment meant to follow a colon) gets its capital where the frame ends a sentence before
+    it (Russian ``Нельзя. Эта кнопка…``); a text that starts with a name or a card keeps it
+    as it is."""
+    frame = catalog(loc).get("error.refused", "")
+    own = catalog(loc).get(error.key) or catalog(loc).get(f"{error.key}.other") or ""
+    ends_sentence = frame.split("{reason}", 1)[0].rstrip().endswith((".", "!", "?"))
+    if ends_sentence and own[:1].islower() and reason[:1].islower():
+        return reason[0].upper() + reason[1:]
+    return reason
+
+
 def reason_text(error: PlayerError, loc: str) -> str:
     """A refusal's own words in ``loc``: its key with its parameters, a refusal inside it
-    (why the lobby cannot start) translated as well."""
+    (why the lobby cannot start) translated as well, and the readings it offers with a high
+    ace marked in the reader's words (``A♠(старший)``)."""
     params = message_params(error.params, lambda inner: reason_text(inner, loc))
-    return t(error.key, loc, **refusal_words.shown_params(params, loc))
+    text = t(error.key, loc, **refusal_words.shown_params(params, loc))
+    english, own = t(present.HIGH_ACE_KEY, DEFAULT_LOCALE), t(present.HIGH_ACE_KEY, loc)
+    return text.replace(english, own) if own != english else text
 
 
 async def send(

@@ -18,6 +18,13 @@ from bot.rummy.cards import Card
 from cogs.ui import house_options
 
 
+def variant_name(name: str, loc: str) -> str:
+    """A variant as the catalog of ``loc`` names it (``Румми Парлетта``), from the name a
+    stored game keeps (``parlett``); a name no variant has is shown as it is."""
+    variant = variants.VARIANTS.get(name)
+    return t(variant.name_key, loc) if variant is not None else name
+
+
 def changed_rules(
     ruleset: Ruleset,
     loc: str,
@@ -76,8 +83,11 @@ def variants_overview(loc: str) -> list[str]:
 
 def deep_take_label(action: TakeDiscard, view: GameView, loc: str) -> str:
     """A deep take as the menu offers it: how many cards, down to which, and that this card
-    must then be melded or laid off."""
+    must then be melded or laid off. Taking the top card only is a plain take, which the
+    engine lets you keep (it asks a use of the lowest card only deeper than one)."""
     pile = view.discard
     lowest: Card | None = pile[-action.depth] if action.depth <= len(pile) else None
     card = lowest.face_text if lowest is not None else "?"
+    if action.depth == 1:
+        return t("menu.take_top_option", loc, card=card)
     return t("menu.take_deep_option", loc, cards=tn("unit.cards", action.depth, loc), card=card)

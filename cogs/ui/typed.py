@@ -1,13 +1,19 @@
 """Moves as people type them into /meld, /layoff, /swap and /discard.
 
 The engine's text form is the one language: ``5♥ 6♥ JK=7♥`` (what a joker stands for),
-``A♠(high)``, ``10h#2`` (a named copy), the same as the table and autocomplete show. The
+``A♠(high)``, ``10h#2`` (a named copy), the same as the table and autocomplete show; a high
+ace written in the reader's words as the table shows it (``A♠(старший)``, ``A♠ (vysoké)``)
+is read as ``A♠(high)``. The
 ``reading`` option, when given, picks a reading by its number instead. Whatever the form,
 the engine checks the action; nothing here decides a rule.
 """
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
+from bot.i18n import available_locales, t
 from bot.rummy import Card, CardParseError, LayOff, Meld, PlayerError, parse_action
 from bot.rummy.actions import parse_group
 
@@ -17,10 +23,20 @@ _INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufe0f"}
 
 
 def clean(text: str) -> str:
-    """The text without the invisible characters phones and copy-paste slip in."""
+    """The text without the invisible characters phones and copy-paste slip in, a high ace
+    marked in any language's words marked as the engine reads it."""
     if len(text) > MAX_TEXT:
         raise CardParseError("refusal.card.too_long", token=text[:20])
-    return "".join(ch for ch in text if ch not in _INVISIBLE).strip()
+    visible = "".join(ch for ch in text if ch not in _INVISIBLE).strip()
+    return _high_marks().sub("(high)", visible)
+
+
+@cache
+def _high_marks() -> re.Pattern[str]:
+    """Every catalog's mark of a high ace (``(high)``, ``(старший)``), a space before it
+    allowed."""
+    marks = sorted({t("card.high", loc) for loc in available_locales()}, key=len, reverse=True)
+    return re.compile(r"\s*(?:" + "|".join(map(re.escape, marks)) + ")", re.IGNORECASE)
 
 
 def reading_number(text: str | None) -> int | None:

@@ -10,20 +10,23 @@ import re
 
 import pytest
 
-from bot.i18n import available_locales, catalog, number, t
+from bot.i18n import available_locales, catalog, command_words, number, t
 from bot.rummy import (
     Card,
     Game,
     LayOff,
     Meld,
     RulesError,
+    Scoring,
     TakeDiscard,
     parse_cards,
     preset,
     variants,
 )
+from bot.rummy.melds import readings
 from bot.rummy.players import random_action
 from bot.rummy.rules import Ruleset, options_for
+from bot.rummy.scoring import round_points
 from bot.sessions import LobbyError
 from bot.storage.models import LeagueEntry, StandingsPage
 from cogs import league
@@ -33,6 +36,13 @@ from cogs.ui.replies import error_text
 from rendering.hand import sorted_hand
 
 LOCALES = ("en", "fr")
+
+
+def named(loc: str, text: str) -> str:
+    """``text`` with ``{cmd[…]}``, ``{opt[…]}`` and ``{choice[…]}`` as ``loc``'s reader's
+    Discord names them (``/piocher source:pioche`` in French)."""
+    return text.format_map(command_words(loc))
+
 
 # --- cards by position --------------------------------------------------------------------
 
@@ -174,7 +184,7 @@ def test_without_a_game_the_rules_are_a_line_per_variant_and_point_to_help() -> 
         for variant, line in zip(variants.VARIANTS.values(), lines[1:], strict=False):
             assert t(variant.name_key, loc) in line
             assert f"{variant.rules['min_players']}" in line
-        assert "/rummy help" in lines[-1]
+        assert named(loc, "{cmd[rummy help]}") in lines[-1]
         assert len("\n".join(lines)) < 1200
 
 
@@ -219,19 +229,23 @@ def test_help_explains_a_turn_of_each_variant_with_its_buttons_and_commands(
 ) -> None:
     ruleset = preset(name)
     messages = help.help_messages(ruleset, loc)
-    assert len(messages) == 1
-    text = messages[0]
-    assert len(text) <= 2000
-    assert not text.endswith("…")
-    for command in ("/draw source:stock", "/meld cards:", "/layoff cards:", "/discard card:3"):
-        assert command in text
+    assert 1 <= len(messages) <= 2
+    assert all(len(m) <= 2000 and not m.endswith("…") for m in messages)
+    text = "\n".join(messages)
+    for command in (
+        "{cmd[draw]} {opt[draw source]}:{choice[stock]}",
+        "{cmd[meld]} {opt[meld cards]}:",
+        "{cmd[layoff]} {opt[layoff cards]}:",
+        "{cmd[discard]} {opt[discard card]}:3",
+    ):
+        assert named(loc, command) in text
     for label in ("button.draw", "menu.meld", "menu.layoff", "menu.discard"):
         assert t(label, loc) in text
     assert t(ruleset.variant.name_key, loc) in text
     assert str(ruleset.target) in text
-    assert ("depth:" in text) == ruleset.deep_discard
-    assert ("/swap" in text) == ruleset.joker_swap
-    assert ("/endround" in text) == (ruleset.stock_out.value == "end_round")
+    assert (named(loc, "{opt[draw depth]}:") in text) == ruleset.deep_discard
+    assert (named(loc, "{cmd[swap]}") in text) == ruleset.joker_swap
+    assert (named(loc, "{cmd[endround]}") in text) == (ruleset.stock_out.value == "end_round")
     assert (t("help.jokers", loc) in text) == (ruleset.jokers_per_deck > 0)
 
 
@@ -289,8 +303,8 @@ def test_help_without_a_variant_gives_every_variant_and_how_to_start() -> None:
             assert t(variant.name_key, loc) in text
         for label in ("button.join", "button.addbot", "button.start"):
             assert t(label, loc) in text
-        assert "/rummy new" in text
-        assert "/rummy help variant:" in text
+        assert named(loc, "{cmd[rummy new]}") in text
+        assert named(loc, "{cmd[rummy help]} {opt[rummy help variant]}:") in text
 
 
 def test_help_too_long_for_one_message_goes_in_several_never_cut() -> None:
@@ -453,3 +467,82 @@ def test_the_standings_and_a_card_say_what_the_rating_is_in_one_line() -> None:
             number(9.0, loc, decimals=1) in card
         )  # mu - 3 sigma, as the note says it starts at 0 (25 - 3 × 25/3)
     assert "among themselves" in t("league.rating_note", "en")
+
+
+DEAL_OPTIONS = [
+    ("classic", {}),
+    ("parlett", {}),
+    ("parlett", {"two_decks": True}),
+    ("parlett", {"ten_for_three": True}),
+    ("500", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), DEAL_OPTIONS)
+def test_help_gives_the_deal_the_engine_deals(name: str, options: dict[str, bool]) -> None:
+    """The deal line is read back: for every count of players, the cards the engine deals."""
+    ruleset = preset(name, **options)
+    (line,) = [x for x in help.variant_help(ruleset, "en") if x.startswith("**Deal**")]
+    said: dict[int, int] = {}
+    for low, high, cards in re.findall(r"(\d+)(?:–(\d+))? → (\d+)", line):
+        for players in range(int(low), int(high or low) + 1):
+            said[players] = int(cards)
+    engine = range(ruleset.min_players, ruleset.max_players + 1)
+    assert said == {players: ruleset.hand_size(players) for players in engine}, line
+
+
+STOCK_END_RULES = [
+    ("classic", {}),
+    ("classic", {"scoring": "negative"}),
+    ("parlett", {}),
+    ("500", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), STOCK_END_RULES)
+@pytest.mark.parametrize("loc", sorted(available_locales()))
+def test_help_says_how_a_round_ended_on_an_empty_stock_scores(
+    name: str, options: dict[str, str], loc: str
+) -> None:
+    """Said wherever the engine ends a round on an empty stock, and the example's points
+    are the engine's own for those hands with nobody out."""
+    ruleset = preset(name, **options)
+    text = "\n".join(help.variant_help(ruleset, loc))
+    positive = t("help.score.stock_end.positive", loc, hands="", low="", points="")
+    same = t("help.score.stock_end.same", loc)
+    ends = ruleset.stock_out.value == "end_round"
+    assert (same in text) == (ends and ruleset.scoring is not Scoring.POSITIVE)
+    assert (positive.split("(")[0] in text) == (ends and ruleset.scoring is Scoring.POSITIVE)
+    if loc == "en" and ends and ruleset.scoring is Scoring.POSITIVE:
+        found = re.search(r"with hands of ([\d, and]+), the (\d+) scores (\d+) points", text)
+        assert found is not None, text
+        hands = tuple(int(h) for h in re.findall(r"\d+", found.group(1)))
+        low = int(found.group(2))
+        points = round_points(ruleset, hands, (0,) * len(hands), None)
+        assert low == min(hands)
+        assert int(found.group(3)) == points[hands.index(low)]
+        assert sum(points) == points[hands.index(low)]  # only the lowest hand scores
+
+
+ACE_RULES = [
+    ("classic", {}),
+    ("parlett", {}),
+    ("parlett", {"ace_high": True}),
+    ("500", {}),
+    ("500", {"ace_always_low": True}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), ACE_RULES)
+def test_help_says_whether_an_ace_is_high_as_the_engine_reads_runs(
+    name: str, options: dict[str, bool]
+) -> None:
+    """Q-K-A is a run exactly where the help says aces are high; K-A-2 never is."""
+    ruleset = preset(name, **options)
+    text = "\n".join(help.variant_help(ruleset, "en"))
+    high = bool(readings(tuple(parse_cards("Qs Ks As")), ruleset))
+    assert bool(readings(tuple(parse_cards("As 2s 3s")), ruleset))
+    assert not readings(tuple(parse_cards("Ks As 2s")), ruleset)
+    assert ("**Aces** are high or low: A-2-3 and Q-K-A are runs, K-A-2 is not." in text) == high
+    assert ("**Aces** are low: A-2-3 is a run, Q-K-A is not." in text) == (not high)
+    assert high == ((name == "500" and not options) or bool(options.get("ace_high")))

@@ -47,7 +47,7 @@ async def test_the_league_shows_a_finished_game(
         await eventually(lambda: "bob: rank" in card.content)
         assert any(a.filename == "player.png" for a in card.attachments)
         history = await table.text(bob, "league history")
-        assert "classic" in history
+        assert "Classic Rummy" in history
         assert "ann" in history
         refused = await table.answer(bob, "league newseason")
         await eventually(lambda: "Manage Server" in refused.content)

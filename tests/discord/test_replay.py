@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 
 from PIL import Image, ImageSequence
 
@@ -61,7 +62,11 @@ async def test_a_finished_game_is_replayed_for_everyone_in_the_channel(
             bob, table.channel, "rummy replay", focused="game", game=""
         )
         assert [c["value"] for c in choices] == [game_id]
-        assert choices[0]["name"].startswith(f"#{game_id} · classic · ann, bob · 20")
+        # The variant and the day in the asker's words: "Classic Rummy", "Dec 4, 2026".
+        assert re.match(
+            rf"#{game_id} · Classic Rummy · ann, bob · [A-Z][a-z]{{2}} \d{{1,2}}, 20\d\d$",
+            choices[0]["name"],
+        ), choices[0]["name"]
         typed = await fake.autocomplete(
             bob, table.channel, "rummy replay", focused="game", game="zzz"
         )
