@@ -22,6 +22,7 @@ from bot.i18n import locale_of, t
 from cogs import components, flows, threads
 from cogs.client import Interaction
 from cogs.items import AgainClicks
+from cogs.present import as_text
 from cogs.replies import Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,9 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
             mine = locale_of(interaction)
             lines = [t("again.opened", mine, channel=f"<#{place}>")]
             if plan.left_out:
-                lines.append(t("again.left_out", mine, names=", ".join(plan.left_out)))
+                lines.append(
+                    t("again.left_out", mine, names=", ".join(as_text(n) for n in plan.left_out))
+                )
             await send(interaction, "\n".join(lines))
 
     await guarded(interaction, work)
