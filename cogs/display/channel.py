@@ -24,6 +24,7 @@ from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS
+from cogs.display.seat_changes import played_by_computer
 from cogs.picture_words import picture_words
 from rendering import render_round_summary, render_score_chart, render_table
 
@@ -83,7 +84,9 @@ class ChannelPosts:
         view = event.views.get(None) if event is not None else None
         if view is None or event is None:
             return
-        mentions = {p: f"<@{uid}>" for p, uid in messages.users.items()}
+        # A seat a computer plays shows its marked name, as the order of play does.
+        computers = {x.player_id for x in event.seats if played_by_computer(x)}
+        mentions = {p: f"<@{uid}>" for p, uid in messages.users.items() if p not in computers}
         text = present.table_text(
             view,
             messages.names,
