@@ -19,7 +19,7 @@ import discord
 from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
-from cogs import components, flows, threads
+from cogs import components, flows, settings, threads
 from cogs.client import Interaction
 from cogs.items import AgainClicks
 from cogs.present import as_text
@@ -38,6 +38,8 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
         if guild_id is None:
             raise Refused("refusal.button.elsewhere")
         manager = flows.manager(interaction)
+        # The same rights as /rummy new: a Play again opens a table too.
+        settings.may_open(interaction, await manager.server_settings.of(guild_id))
         record = await manager.stored_game(game_id)
         if (
             record is None

@@ -210,3 +210,27 @@ async def test_play_again_where_a_table_is_open_already_says_so_and_changes_noth
         # A player can, once the channel is free: the lobby is the command's channel's.
         said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
         assert f"A new table is open in <#{table.channel.id}>" in said, said
+
+
+async def test_play_again_is_refused_to_whom_the_server_does_not_let_open_tables(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = bots.fake
+    async with bots.table("ann", "bob") as table:
+        ann, bob = table.players
+        await table.threads_off()
+        await deal(table, target=1)
+        game_id = table.session().game_id
+        await play_to_end(table)
+        final = await fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+        dealers = table.guild.add_role("dealers")
+        table.guild.set_member_roles(ann, [dealers])
+        said = await table.text(table.guild.owner, "rummy settings", role=dealers)
+        assert f"Only members of <@&{dealers.id}>" in said
+        said = await clicked(fake, bob, final, f"rummy:again:{game_id}")
+        assert f"only members of <@&{dealers.id}> may open a table" in said, said
+        assert table.sessions.get(table.channel.id) is None
+        assert not table.sessions.opened_in(table.channel.id)
+        said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
+        assert f"A new table is open in <#{table.channel.id}>" in said, said
+        assert table.session().host_id == ann.id
