@@ -23,7 +23,7 @@ from cogs import components, flows, settings, threads
 from cogs.client import Interaction
 from cogs.items import AgainClicks
 from cogs.present import as_text
-from cogs.replies import Refused, after_commit, guarded, send
+from cogs.replies import AnswerFailed, Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +60,19 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
             display.pending_channels.discard(where)
             raise
         loc = display.guild_locale(guild_id)
+        try:
+            place = await _show(interaction, session, game_id, where, loc, threaded)
+        except NotShown:
+            # Called off, and Play again works again: nothing of it remains.
+            await send(
+                interaction, t("again.not_shown", locale_of(interaction), channel=f"<#{where}>")
+            )
+            return
+        except Exception as error:
+            raise AnswerFailed("error.after_commit.lobby") from error
+        finally:
+            session.placed()
         with after_commit("error.after_commit.lobby"):
-            try:
-                place = await _show(interaction, session, where, loc, threaded)
-            finally:
-                session.placed()
             if plan.from_queue:
                 await _tell_queued(interaction, place, plan.from_queue, loc)
             mine = locale_of(interaction)
@@ -88,11 +96,23 @@ async def _threaded(interaction: Interaction, manager: s.SessionManager, channel
     return me is None or not threads.missing_permissions(channel.permissions_for(me))
 
 
+class NotShown(Exception):
+    """Discord refused the new lobby's message: the lobby was called off, and Play again
+    of the finished game works again."""
+
+
 async def _show(
-    interaction: Interaction, session: s.Session, where: int, loc: str, threaded: bool
+    interaction: Interaction,
+    session: s.Session,
+    game_id: int,
+    where: int,
+    loc: str,
+    threaded: bool,
 ) -> int:
     """Post the lobby message in ``where`` and, ``threaded``, move the lobby into a thread
-    started from it; returns where the lobby lives. A lobby nobody can see is called off."""
+    started from it; returns where the lobby lives. A lobby nobody can see is called off
+    (:class:`NotShown`), as if Play again of ``game_id`` had not been pressed; when even that
+    fails, the lobby stays (``/rummy cancel`` clears it) and the error is raised."""
     display = flows.notifier(interaction)
     messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
     messages.locale = loc
@@ -104,9 +124,15 @@ async def _show(
             view=components.lobby_view(session.game_id, loc),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-    except Exception:
-        await flows.undo_lobby(interaction, session)
-        raise
+    except Exception as error:
+        display.pending_channels.discard(where)
+        try:
+            await flows.manager(interaction).unsee_rematch(game_id, session)
+        except Exception:
+            log.exception("game %s: could not call off the lobby nobody saw", session.game_id)
+            raise error from None
+        log.warning("game %s: its lobby could not be shown; it was called off", session.game_id)
+        raise NotShown from error
     finally:
         display.pending_channels.discard(where)
     display.set_lobby_message(session.game_id, session.guild_id, where, message.id)

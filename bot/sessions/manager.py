@@ -248,6 +248,15 @@ class SessionManager:
         )
         return session, plan
 
+    async def unsee_rematch(self, game_id: int, session: Session) -> None:
+        """The lobby Play again of ``game_id`` opened (``session``) could not be shown:
+        it is called off and Play again of ``game_id`` works again, as if never pressed.
+        Nothing is released while the lobby lives (its cancel failed: it stays, and so does
+        the note that it was opened)."""
+        await session.cancel(session.host_id or 0, moderator=True)
+        async with self._store.unit() as repo:
+            await repo.release_rematch(game_id, session.game_id)
+
     async def stored_game(self, game_id: int) -> GameRecord | None:
         """The stored game ``game_id`` (live or not), as the database has it."""
         async with self._store.unit() as repo:

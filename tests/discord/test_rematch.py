@@ -8,7 +8,7 @@ import logging
 import time
 
 from bot.sessions import SessionStatus
-from tests.discord.fake import Channel, FakeDiscord, Message, User
+from tests.discord.fake import ApiError, Channel, FakeDiscord, Message, RequestRecord, User
 from tests.discord.helpers import (
     Bots,
     Table,
@@ -234,3 +234,40 @@ async def test_play_again_is_refused_to_whom_the_server_does_not_let_open_tables
         said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
         assert f"A new table is open in <#{table.channel.id}>" in said, said
         assert table.session().host_id == ann.id
+
+
+async def test_a_refused_lobby_post_leaves_nothing_and_play_again_works_again(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = bots.fake
+    async with bots.table("ann", "bob") as table:
+        ann, _ = table.players
+        await table.threads_off()
+        await deal(table, target=1)
+        game_id = table.session().game_id
+        await play_to_end(table)
+        final = await fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+        refused: list[RequestRecord] = []
+
+        def lobby_post(record: RequestRecord) -> ApiError | None:
+            if refused or record.method != "POST":
+                return None
+            if record.path.endswith(f"/channels/{table.channel.id}/messages"):
+                refused.append(record)
+                return ApiError(403, 50013, "Missing Permissions")
+            return None
+
+        fake.faults.append(lobby_post)
+        said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
+        assert "could not post the new table" in said, said
+        assert "nothing was opened" in said, said
+        assert table.sessions.get(table.channel.id) is None
+        assert not table.sessions.opened_in(table.channel.id)
+        fake.faults.clear()
+        said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
+        assert f"A new table is open in <#{table.channel.id}>" in said, said
+        assert table.session().host_id == ann.id
+        assert [r.getMessage() for r in cog_problems] == [
+            f"game {table.session().game_id - 1}: its lobby could not be shown; it was called off"
+        ]
+        cog_problems.clear()
