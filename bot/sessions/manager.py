@@ -19,8 +19,15 @@ from bot.rummy import Game, PlayerError, Ruleset
 from bot.seats import NewSeat, assign_seats
 from bot.server_settings import ServerSettingsBook
 from bot.sessions.computers import Brains
-from bot.sessions.errors import ChannelBusy, LobbyError, NotAllowed, NotSeated, SessionClosed
-from bot.sessions.events import Listener
+from bot.sessions.errors import (
+    ChannelBusy,
+    ErasureUnfinished,
+    LobbyError,
+    NotAllowed,
+    NotSeated,
+    SessionClosed,
+)
+from bot.sessions.events import Listener, SessionStatus
 from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
 from bot.sessions.rematch import RematchSeats, rematch_seats
@@ -463,11 +470,17 @@ class SessionManager:
         async with self._lock:
             abandoned: list[int] = []
             for session in list(self._sessions.values()):
+                dealt = session.status is SessionStatus.ACTIVE
                 event = await session.forget(user_id)
-                if event is not None and session.closed:
-                    abandoned.append(session.game_id)
-            async with self._store.unit() as repo:
-                report = await repo.forget_user(user_id, utc_now(), shards)
+                if event is not None and session.closed and dealt:
+                    abandoned.append(session.game_id)  # (a lobby called off is no game)
+            try:
+                async with self._store.unit() as repo:
+                    report = await repo.forget_user(user_id, utc_now(), shards)
+            except Exception as error:
+                if abandoned:
+                    raise ErasureUnfinished(tuple(sorted(abandoned))) from error
+                raise
             self.personal_settings.forget(user_id)
             await self._store.purge()
         every = tuple(sorted({*abandoned, *report.abandoned_games}))

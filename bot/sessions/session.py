@@ -49,6 +49,7 @@ from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.timers import STAND_IN_LEVEL, Timing, TurnTimer
 from bot.storage import (
+    DELETED_NAME,
     GameChanged,
     GameRecord,
     GameStatus,
@@ -904,6 +905,10 @@ class Session:
                     event = await self._remove(user_id, None)
                 elif seated:
                     event = await self._end(None)
+                    # What is shown of the ended game no longer names them.
+                    gone = next(x.player_id for x in self.seats if x.user_id == user_id)
+                    self._replace_seat(gone, display_name=DELETED_NAME)
+                    event = self._event(EventKind.CANCELLED, None)
                 else:
                     if self.host_id == user_id:
                         self._record = dataclasses.replace(self._record, host_id=None)
