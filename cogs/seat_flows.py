@@ -73,9 +73,13 @@ async def leave_running(interaction: Interaction, session: s.Session) -> None:
         if answer is not None:
             await send(interaction, answer)
             return
-    await session.leave(interaction.user.id)
+    event = await session.leave(interaction.user.id)
     with after_commit("error.after_commit.lobby"):
-        await send(interaction, t("seat.you_left", locale_of(interaction)))
+        last = event.kind is s.EventKind.CANCELLED
+        await send(
+            interaction,
+            t("seat.you_left_last" if last else "seat.you_left", locale_of(interaction)),
+        )
 
 
 async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None:

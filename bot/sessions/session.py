@@ -292,7 +292,8 @@ class Session:
         """Give up a seat. Before the deal: a host who leaves hands the table to the next
         person seated; with nobody left, the lobby is cancelled. In a dealt game: a computer
         player of ``level`` plays the seat from now on (at once when it is its turn), the
-        person is kept as a leaver (a league forfeit) and may not sit down here again."""
+        person is kept as a leaver (a league forfeit) and may not sit down here again; the
+        last person to leave ends the game instead (abandoned: no league effect)."""
 
         async def work() -> Committed:
             if self._record.status is GameStatus.LOBBY:
@@ -307,8 +308,15 @@ class Session:
         seat = None if player is None else self._seat(player)
         if player is None or seat is None:
             raise NotSeated("refusal.seat.none")
+        # The last person leaving ends the game (no league effect): computers do not play
+        # on for nobody.
+        last = not any(x.kind is SeatKind.HUMAN for x in self.seats if x.player_id != player)
+        now = utc_now()
+        ended: GameStatus | None = None
         async with self._store.unit() as repo:
             await repo.seat_left(self.game_id, seat, level)
+            if last:
+                ended = await repo.abandon_game(self.game_id, now)
         computer = dataclasses.replace(
             seat,
             kind=SeatKind.COMPUTER,
@@ -327,6 +335,9 @@ class Session:
             seats=tuple(computer if x.player_id == player else x for x in self.seats),
             leavers=(*self._record.leavers, user_id),
         )
+        if ended is not None:
+            self._record = dataclasses.replace(self._record, status=ended, finished_at=now)
+            return self._event(EventKind.CANCELLED, player)
         return self._event(EventKind.SEAT, player)
 
     async def _take_over(self, user_id: int, display_name: str) -> Committed:

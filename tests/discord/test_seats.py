@@ -140,3 +140,23 @@ async def test_take_my_seat_back_from_the_dm_and_the_game_moves_no_rating(
             assert card is not None
             assert (card.games, card.rated_games) == (1, 0)
             assert (card.mu, card.sigma) == (NEWCOMER.mu, NEWCOMER.sigma)
+
+
+async def test_the_last_person_leaving_ends_the_game_without_league_effect(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", brains=Brains(delay=0)) as table:
+        (ann,) = table.players
+        await table.answer(ann, "rummy new", variant="classic", target=5)
+        await table.text(ann, "rummy addbot", level="easy")
+        await table.text(ann, "rummy start")
+        await eventually(lambda: table.table_message() is not None)
+        session = table.session()
+        said = await table.text(ann, "rummy leave")
+        assert "Nobody else was playing, so the game ended" in said, said
+        assert session.closed
+        assert session.status is SessionStatus.ABANDONED
+        assert table.sessions.get(table.here.id) is None
+        await eventually(lambda: "cancelled" in _table_text(table))
+        card = await table.sessions.league.player_card(table.guild.id, ann.id)
+        assert card is None or (card.games, card.forfeits) == (0, 0), card

@@ -127,7 +127,8 @@ async def test_a_released_game_with_a_computer_player_stops_and_writes_nothing(
         await session.add_computer(ANN, "easy", moderator=False)
         await session.add_computer(ANN, "easy", moderator=False)
         await session.start(ANN, moderator=False)
-        await session.leave(ANN)  # two computers play on by themselves
+        # A stand-in plays Ann's seat while she is away: computers play on by themselves.
+        await session.miss_turn(str(ANN), limit=1, stand_in="easy")
         await eventually(lambda: session.seq >= 3)
         assert await manager.unload_shards([1]) == 1
         assert session.closed
