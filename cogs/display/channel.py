@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+from typing import Any
 
 import discord
 
@@ -27,6 +28,9 @@ from cogs.display.pings import NO_MENTIONS
 from cogs.display.seat_changes import played_by_computer
 from cogs.picture_words import picture_words
 from rendering import render_round_summary, render_score_chart, render_table
+
+ARCHIVED = 50083
+"""Discord's code for a change refused because the thread is archived."""
 
 
 def follow_thread(messages: GameMessages, event: s.Committed) -> None:
@@ -132,9 +136,13 @@ class ChannelPosts:
         if messages.table_message is not None:
             message = channel.get_partial_message(messages.table_message)
             try:
-                await self.pace()
-                await message.edit(
-                    content=text, attachments=[file], view=buttons, allowed_mentions=NO_MENTIONS
+                await self._edit(
+                    messages,
+                    message,
+                    content=text,
+                    attachments=[file],
+                    view=buttons,
+                    allowed_mentions=NO_MENTIONS,
                 )
                 return
             except discord.NotFound:
@@ -147,6 +155,27 @@ class ChannelPosts:
         self.keeper.keep(messages, MessageKind.TABLE, sent.id)
         if not messages.announcements:
             messages.repost_table = False
+
+    async def _edit(
+        self, messages: GameMessages, message: discord.PartialMessage, **fields: Any
+    ) -> None:
+        """Edit a message of the game's channel. In an archived thread (a moderator, or
+        Discord's quiet timer) nothing can be edited: the bot reopens the thread, as its
+        creator may unless it is locked, and edits again. A locked one refuses (the edit is
+        shown once it is reopened: ``Notifier.on_thread_update``)."""
+        await self.pace()
+        try:
+            await message.edit(**fields)
+            return
+        except discord.HTTPException as error:
+            if error.code != ARCHIVED or messages.thread_id is None:
+                raise
+        for file in fields.get("attachments", ()):
+            file.reset()
+        await self.pace()
+        await threads.reopen(self.client, messages.thread_id)
+        await self.pace()
+        await message.edit(**fields)
 
     async def drop_ping(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
         """The game is over or cancelled: the last turn notice (its mention and its Show my

@@ -196,6 +196,18 @@ class Notifier(commands.Cog):
             if task is not None:
                 task.cancel()
 
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread was reopened (a moderator, or a message): the table shows the
+        game as it is now, whatever it could not show while the thread was archived."""
+        if payload.data.get("thread_metadata", {}).get("archived", True):
+            return
+        for messages in self.games.values():
+            if messages.thread_id == payload.thread_id and not messages.done:
+                messages.dirty.add("table")
+                messages.retry_at.pop("table", None)
+                self.worker.wake(messages)
+
     # --- the listener ---------------------------------------------------------------------
 
     async def on_commit(self, event: s.Committed) -> None:
