@@ -48,6 +48,10 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
         ):
             raise Refused("refusal.button.elsewhere")
         where = record.lobby_channel_id or record.channel_id
+        later = manager.by_game(record.rematch_id) if record.rematch_id is not None else None
+        if later is not None:
+            # Played again already: the click leads to that table.
+            raise Refused("refusal.again.done_at", channel=f"<#{later.channel_id}>")
         if manager.get(where) is not None:
             raise s.ChannelBusy("refusal.table.taken")
         channel = interaction.client.get_channel(where)
@@ -73,8 +77,15 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
         finally:
             session.placed()
         with after_commit("error.after_commit.lobby"):
-            if plan.from_queue:
-                await _tell_queued(interaction, place, plan.from_queue, loc)
+            back = tuple(
+                seat.user_id
+                for seat in plan.seats
+                if seat.user_id is not None
+                and seat.user_id != interaction.user.id
+                and seat.user_id not in plan.from_queue
+            )
+            if back or plan.from_queue:
+                await _tell_seated(interaction, place, back, plan.from_queue, loc)
             mine = locale_of(interaction)
             lines = [t("again.opened", mine, channel=f"<#{place}>")]
             if plan.left_out:
@@ -158,16 +169,32 @@ async def _show(
     return thread.id
 
 
-async def _tell_queued(
-    interaction: Interaction, place: int, users: tuple[int, ...], loc: str
+async def _tell_seated(
+    interaction: Interaction,
+    place: int,
+    back: tuple[int, ...],
+    queued: tuple[int, ...],
+    loc: str,
 ) -> None:
-    """The queued people who got a seat hear it where the new lobby is."""
-    mentions = " ".join(f"<@{user}>" for user in users)
+    """The people seated at the new table (the last game's players but the one who pressed
+    Play again, and the queued people who got a seat) hear it where the new lobby is, in one
+    message that mentions each of them."""
+
+    def mentions(users: tuple[int, ...]) -> str:
+        return " ".join(f"<@{user}>" for user in users)
+
+    lines = []
+    if back:
+        lines.append(t("again.seated_again", loc, mentions=mentions(back)))
+    if queued:
+        lines.append(t("again.queue_seated", loc, mentions=mentions(queued)))
     target = interaction.client.get_partial_messageable(place, guild_id=interaction.guild_id)
     await flows.notifier(interaction).pace()
     await target.send(
-        t("again.queue_seated", loc, mentions=mentions),
-        allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
+        "\n".join(lines),
+        allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(id=u) for u in (*back, *queued)]
+        ),
     )
 
 

@@ -74,6 +74,7 @@ def _action(messages: GameMessages, event: s.Committed) -> None:
         messages.repost_table = live and bool(event.rounds)
     if event.status is s.SessionStatus.FINISHED:
         messages.done = True
+        messages.ending.update(messages.users)  # the end reaches everyone: a new message
     elif over:
         _turn_changed(messages, event)
     else:

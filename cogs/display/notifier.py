@@ -156,7 +156,7 @@ class Notifier(commands.Cog):
                 else:
                     messages.collapsed.discard(player)
             # A turn that begins with the player's own move still gets its new message.
-            if not newer and messages.notify != player:
+            if not newer and messages.notify != player and player not in messages.ending:
                 messages.dirty.discard(key)
                 messages.news.discard(player)
         if messages.dirty or messages.announcements:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 
-from bot.sessions import SessionStatus
+from bot.sessions import Committed, SessionStatus
 from tests.discord.fake import ApiError, Channel, FakeDiscord, Message, RequestRecord, User
 from tests.discord.helpers import (
     Bots,
@@ -90,10 +90,15 @@ async def test_play_again_after_a_restart_seats_the_table_and_the_queue_and_star
         told = [m for m in fake.messages(new_thread) if m.pinged(cat)]
         assert told
         assert "a seat is yours" in told[0].content
+        # The last game's other player hears it too, in that same one message.
+        assert told[0].pinged(ann)
+        assert not told[0].pinged(bob)
+        assert "the game is on again here" in told[0].content
         assert new.ruleset.target == 1
-        # A second click opens nothing more, and says why.
+        # A second click opens nothing more, says why, and leads to the new table.
         said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
         assert "played again already" in said, said
+        assert f"<#{new_thread.id}>" in said, said
         assert len(again.sessions.sessions) == 1
         # The host starts it with the usual Start.
         await clicked(fake, bob, lobby, f"rummy:lobby:start:{new.game_id}")
@@ -271,3 +276,29 @@ async def test_a_refused_lobby_post_leaves_nothing_and_play_again_works_again(
             f"game {table.session().game_id - 1}: its lobby could not be shown; it was called off"
         ]
         cog_problems.clear()
+
+
+async def test_the_end_reaches_each_player_with_a_new_message(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = bots.fake
+    async with bots.table("ann", "bob") as table:
+        ended: list[int] = []
+
+        async def note_end(event: Committed) -> None:
+            if event.status is SessionStatus.FINISHED:
+                ended.append(fake.ids.next())  # a snowflake of the moment the game ended
+
+        table.sessions.add_listener(note_end)
+        await deal(table, target=1)
+        await play_to_end(table)
+        assert ended
+        for user in table.players:
+            await eventually(
+                lambda: any(
+                    m.id > ended[0] and "The game is over." in m.content
+                    for m in fake.dms(user)  # noqa: B023
+                )
+            )
+            news = [m for m in fake.dms(user) if m.id > ended[0]]
+            assert len(news) == 1, [m.content for m in news]
