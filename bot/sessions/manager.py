@@ -181,6 +181,7 @@ class SessionManager:
         placing: bool = False,
         seats: Sequence[NewSeat] = (),
         rematch_of: int | None = None,
+        open_seats: bool = False,
     ) -> Session:
         """Open a table in a channel that has none, with the host in the first seat.
 
@@ -190,6 +191,8 @@ class SessionManager:
 
         ``seed`` fixes the deal (for tests and replays); by default it is random.
         ``turn_timer``: minutes a person's turn may take (0: no timer).
+        ``open_seats``: people not seated may take over the computer players the host adds
+        (a seat a computer plays for a person who left is takeable anyway).
         ``seats``: who sits down at once (the host among them; by default the host alone).
         ``rematch_of``: the finished game whose Play again opens this lobby, noted in the same
         commit, so a game is played again once (else :class:`LobbyError`).
@@ -211,6 +214,7 @@ class SessionManager:
                         at=utc_now(),
                         status=GameStatus.LOBBY,
                         turn_timer=turn_timer,
+                        open_seats=open_seats,
                     )
                     if rematch_of is not None:
                         await repo.claim_rematch(rematch_of, record.id)
@@ -249,6 +253,7 @@ class SessionManager:
             host_name="",
             ruleset=ruleset,
             turn_timer=record.turn_timer,
+            open_seats=record.open_seats,
             placing=placing,
             seats=plan.seats,
             rematch_of=game_id,

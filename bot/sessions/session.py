@@ -59,6 +59,13 @@ from bot.storage import (
 
 log = logging.getLogger(__name__)
 
+
+def takeable(seat: Seat, open_seats: bool) -> bool:
+    """Whether someone not seated may take over ``seat``: a computer player's, handed to it
+    by a person who left, or one the host added when they opened those (``open_seats``)."""
+    return seat.kind is SeatKind.COMPUTER and (seat.assisted or open_seats)
+
+
 LEVEL_LIMIT = 16
 PLACING_LIMIT = 10.0
 """Seconds a deal waits at most for its lobby to move into its thread."""
@@ -345,7 +352,7 @@ class Session:
         or one playing for a person who left) for the rest of the game."""
         if user_id in self._record.leavers:
             raise LobbyError("refusal.seat.left")
-        seat = next((x for x in self.seats if x.kind is SeatKind.COMPUTER), None)
+        seat = self.free_seat()
         if seat is None:
             raise NoFreeSeat("refusal.seat.no_free")
         async with self._store.unit() as repo:
@@ -364,10 +371,11 @@ class Session:
 
     def free_seat(self) -> Seat | None:
         """The seat someone not seated would take over now: the first a computer player
-        holds in a dealt game; None in a lobby, or when people hold every seat."""
+        holds in a dealt game, for a person who left or, when the host opened them, one
+        the host added; None in a lobby, or when none may be taken."""
         if self._record.status is not GameStatus.ACTIVE:
             return None
-        return next((x for x in self.seats if x.kind is SeatKind.COMPUTER), None)
+        return next((x for x in self.seats if takeable(x, self._record.open_seats)), None)
 
     async def kick(self, by_user: int, target: int | str, *, moderator: bool) -> Committed:
         """Take someone out of the lobby: ``target`` is a person's user id, or the player id
@@ -801,6 +809,7 @@ class Session:
             host_id=self.host_id,
             ruleset=self._ruleset,
             turn_timer=self._record.turn_timer,
+            open_seats=self._record.open_seats,
             timed=timed,
             deadline=self.deadline,
             legal=legal,

@@ -47,6 +47,7 @@ class Repository(Protocol):
         at: datetime,
         status: GameStatus = GameStatus.ACTIVE,
         turn_timer: int = 0,
+        open_seats: bool = False,
     ) -> GameRecord: ...
     async def update_lobby(
         self, game_id: int, host_id: int | None, seats: Sequence[Seat]

@@ -19,6 +19,7 @@ from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import GameView, RoundResult
 from bot.sessions.messages import MessageKind
+from bot.sessions.session import takeable
 from cogs import components, present, threads
 from cogs.display import recent
 from cogs.display.game_messages import GameMessages
@@ -107,7 +108,7 @@ class ChannelPosts:
         words = picture_words(messages.locale)
         picture = await asyncio.to_thread(render_table, view, names=messages.names, words=words)
         live = event.status is s.SessionStatus.ACTIVE
-        free = any(seat.kind is s.SeatKind.COMPUTER for seat in event.seats)
+        free = any(takeable(seat, event.open_seats) for seat in event.seats)
         buttons = (
             components.table_view(messages.game_id, messages.locale, seat_free=free)
             if live

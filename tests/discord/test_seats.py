@@ -79,7 +79,8 @@ async def test_someone_takes_over_a_computer_seat_from_the_table_and_plays(
 ) -> None:
     async with bots.table("ann", brains=Brains(delay=0)) as table:
         (ann,) = table.players
-        await table.answer(ann, "rummy new", variant="classic", target=5)
+        # The host lets people take over the computer players they add.
+        await table.answer(ann, "rummy new", variant="classic", target=5, open_seats=True)
         await table.text(ann, "rummy addbot", level="easy")
         await table.text(ann, "rummy start")
         await eventually(lambda: table.table_message() is not None)
@@ -160,3 +161,21 @@ async def test_the_last_person_leaving_ends_the_game_without_league_effect(
         await eventually(lambda: "cancelled" in _table_text(table))
         card = await table.sessions.league.player_card(table.guild.id, ann.id)
         assert card is None or (card.games, card.forfeits) == (0, 0), card
+
+
+async def test_by_default_nobody_takes_over_a_computer_the_host_added(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", brains=Brains(delay=60)) as table:
+        (ann,) = table.players
+        await table.answer(ann, "rummy new", variant="classic", target=5)
+        await table.text(ann, "rummy addbot", level="easy")
+        await table.text(ann, "rummy start")
+        await eventually(lambda: table.table_message() is not None)
+        session = table.session()
+        await eventually(lambda: _table_text(table) != "")
+        assert not _offers_a_seat(table)
+        cat = fake.add_user("cat")
+        queued = await table.text(cat, "rummy join")
+        assert "in the queue for the next game here" in queued, queued
+        assert session.player_of(cat.id) is None
