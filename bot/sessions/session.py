@@ -286,7 +286,9 @@ class Session:
             # Back at the keyboard: the computer player gives the seat back.
             await self._set_seat(player, 0, None)
             return self._event(EventKind.SEAT, player)
-        if player is None and self._record.status is GameStatus.ACTIVE:
+        if self._record.status is GameStatus.ACTIVE:
+            if player is not None:  # (seated by a click of theirs just before this one)
+                raise LobbyError("refusal.lobby.seated")
             return await self._take_over(user_id, clean_name(display_name))
         self._lobby()
         if self.player_of(user_id) is not None:

@@ -30,3 +30,27 @@ async def test_during_a_stand_in_turn_the_table_names_the_computer_not_the_perso
         await session.miss_turn(current, limit=1, stand_in="normal")
         await eventually(lambda: f"Turn: 🤖 {user.name}" in _table_text(table))
         assert f"<@{user.id}>" not in _table_text(table)
+
+
+async def test_a_second_take_a_seat_by_the_one_it_seated_says_they_are_seated(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", brains=Brains(delay=60)) as table:
+        (ann,) = table.players
+        await table.answer(ann, "rummy new", variant="classic", open_seats=True)
+        await table.text(ann, "rummy addbot", level="easy")
+        await table.text(ann, "rummy start")
+        await eventually(lambda: table.table_message() is not None)
+        shown = table.table_message()
+        assert shown is not None
+        await eventually(lambda: any(":seat:take:" in c for c in shown.custom_ids()))
+        cat = fake.add_user("cat")
+        take = shown.button("Take a seat")["custom_id"]
+        clicks = [await fake.click(cat, shown, take), await fake.click(cat, shown, take)]
+        said = []
+        for ix in clicks:
+            await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+            said.append(ix.messages[-1].content)
+        assert any("You took over the seat of" in x for x in said), said
+        assert not any("already started" in x for x in said), said
+        assert table.session().player_of(cat.id) is not None
