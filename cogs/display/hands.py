@@ -296,6 +296,7 @@ class Hands:
                     file=file or discord.utils.MISSING,
                     view=buttons or discord.utils.MISSING,
                     wait=True,
+                    silent=not notify,
                 )
         if sent is None:
             file = _again(file)
@@ -306,6 +307,7 @@ class Hands:
                     content,
                     file=file or discord.utils.MISSING,
                     view=buttons or discord.utils.MISSING,
+                    silent=not notify,  # a first hand while another plays: no alert
                 )
             except discord.Forbidden as error:
                 if error.code != DM_CLOSED and error.status != 403:

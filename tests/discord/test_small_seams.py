@@ -54,3 +54,21 @@ async def test_a_second_take_a_seat_by_the_one_it_seated_says_they_are_seated(
         assert any("You took over the seat of" in x for x in said), said
         assert not any("already started" in x for x in said), said
         assert table.session().player_of(cat.id) is not None
+
+
+SUPPRESS_NOTIFICATIONS = 1 << 12
+
+
+async def test_at_the_first_deal_only_the_player_who_starts_is_notified(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", "bob") as table:
+        await deal(table)
+        session = table.session()
+        current = session.view(None).current
+        for user in table.players:
+            await eventually(lambda: table.hand_dm(user) is not None)  # noqa: B023
+            dm = table.hand_dm(user)
+            assert dm is not None
+            silent = bool(dm.flags & SUPPRESS_NOTIFICATIONS)
+            assert silent is (str(user.id) != current), (user.name, dm.content)
