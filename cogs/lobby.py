@@ -266,7 +266,7 @@ class Lobby(commands.Cog):
                 role=role,
             )
 
-        await guarded(interaction, work)
+        await guarded(interaction, work, unexpected="error.unexpected_settings")
 
     @rummy.command(
         name="preferences", description="Your own settings: cards, pictures, hand order, turns"
@@ -295,7 +295,7 @@ class Lobby(commands.Cog):
                 notify_when_away=notify.value == "when_away" if notify is not None else None,
             )
 
-        await guarded(interaction, work)
+        await guarded(interaction, work, unexpected="error.unexpected_settings")
 
     @rummy.command(
         name="rules", description="Show the rules of this channel's game, or of every variant"

@@ -8,6 +8,7 @@ import logging
 from bot.sessions import Brains
 from tests.discord.fake import FakeDiscord
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
+from tests.sessions.conftest import store_of
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -72,3 +73,24 @@ async def test_at_the_first_deal_only_the_player_who_starts_is_notified(
             assert dm is not None
             silent = bool(dm.flags & SUPPRESS_NOTIFICATIONS)
             assert silent is (str(user.id) != current), (user.name, dm.content)
+
+
+async def test_a_settings_change_the_database_refuses_says_the_settings_are_unchanged(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann") as table:
+        (ann,) = table.players
+        store = store_of(table.sessions)
+        async with store.transaction() as conn:
+            for name, target in (("server", "server_settings"), ("mine", "personal_settings")):
+                await conn.execute(
+                    f"CREATE TRIGGER refuse_{name} BEFORE INSERT ON {target}"
+                    " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+                )
+        said = await table.text(table.guild.owner, "rummy settings", threads="off")
+        assert "The settings are unchanged" in said, said
+        said = await table.text(ann, "rummy preferences", theme="light")
+        assert "The settings are unchanged" in said, said
+        assert not any("game" in x.getMessage() for x in cog_problems)
+        assert len(cog_problems) == 2
+        cog_problems.clear()
