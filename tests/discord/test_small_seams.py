@@ -94,3 +94,18 @@ async def test_a_settings_change_the_database_refuses_says_the_settings_are_unch
         assert not any("game" in x.getMessage() for x in cog_problems)
         assert len(cog_problems) == 2
         cog_problems.clear()
+
+
+async def test_settings_refuse_an_option_of_another_variant_in_rummy_new_s_words(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann") as table:
+        (ann,) = table.players
+        new = await table.text(ann, "rummy new", variant="500", ten_for_three=True)
+        said = await table.text(
+            table.guild.owner, "rummy settings", variant="500", ten_for_three=True
+        )
+        assert said == new, (said, new)
+        assert "game_target" not in said, said
+        assert "discard_to_go_out" not in said, said
+        assert (await table.sessions.server_settings.of(table.guild.id)).variant != "500"
