@@ -245,3 +245,20 @@ async def test_the_table_follows_its_thread_through_archive_and_unarchive(
             table.guild.set_thread_archived(thread, False)
         await eventually(lambda: f"turn {turn}" in (table.table_message() or shown).content)
         assert not thread.archived
+
+
+async def test_a_lobby_whose_thread_was_deleted_says_so_and_keeps_no_buttons(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", "bob") as table:
+        ann, _ = table.players
+        lobby = (await table.answer(ann, "rummy new", variant="classic")).message
+        assert lobby is not None
+        thread = table.here
+        assert thread is not table.channel
+        assert lobby.custom_ids()
+        table.guild.delete_thread(thread)
+        await eventually(lambda: "thread was deleted" in lobby.content)
+        assert lobby.custom_ids() == []
+        assert table.sessions.get(thread.id) is None
+        assert not table.sessions.opened_in(table.channel.id)
