@@ -217,17 +217,24 @@ async def test_play_again_where_a_table_is_open_already_says_so_and_changes_noth
         assert f"A new table is open in <#{table.channel.id}>" in said, said
 
 
+async def _finished_without_thread(table: Table) -> tuple[int, Message]:
+    """A one-round game played to its end in the table's channel (threads off): its id
+    and the result message that carries Play again."""
+    await table.threads_off()
+    await deal(table, target=1)
+    game_id = table.session().game_id
+    await play_to_end(table)
+    final = await table.fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+    return game_id, final
+
+
 async def test_play_again_is_refused_to_whom_the_server_does_not_let_open_tables(
     bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
     fake = bots.fake
     async with bots.table("ann", "bob") as table:
         ann, bob = table.players
-        await table.threads_off()
-        await deal(table, target=1)
-        game_id = table.session().game_id
-        await play_to_end(table)
-        final = await fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+        game_id, final = await _finished_without_thread(table)
         dealers = table.guild.add_role("dealers")
         table.guild.set_member_roles(ann, [dealers])
         said = await table.text(table.guild.owner, "rummy settings", role=dealers)
@@ -247,11 +254,7 @@ async def test_a_refused_lobby_post_leaves_nothing_and_play_again_works_again(
     fake = bots.fake
     async with bots.table("ann", "bob") as table:
         ann, _ = table.players
-        await table.threads_off()
-        await deal(table, target=1)
-        game_id = table.session().game_id
-        await play_to_end(table)
-        final = await fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+        game_id, final = await _finished_without_thread(table)
         refused: list[RequestRecord] = []
 
         def lobby_post(record: RequestRecord) -> ApiError | None:
