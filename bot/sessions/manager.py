@@ -289,8 +289,14 @@ class SessionManager:
     async def load_shards(self, shard_ids: Collection[int]) -> int:
         """Open the stored games of the servers on ``shard_ids``, as a restart does (turn
         timers from their stored deadlines, computer players caught up): for a process that
-        has just taken those shards over. Returns how many were opened."""
+        has just taken those shards over. Returns how many were opened. Their servers'
+        settings are read afresh: another process held them meanwhile."""
+        self._forget_settings(frozenset(shard_ids))
         return await self._load(frozenset(shard_ids))
+
+    def _forget_settings(self, shard_ids: frozenset[int]) -> None:
+        count = self.ownership.shard_count
+        self.server_settings.forget_where(lambda guild: shard_of(guild, count) in shard_ids)
 
     async def unload_shards(self, shard_ids: Collection[int]) -> int:
         """Drop the sessions of the servers on ``shard_ids`` from this process without
@@ -298,6 +304,7 @@ class SessionManager:
         committed finishes first), and the stored games stay as they are, for the process
         that owns those shards now. Returns how many were dropped."""
         count, ids = self.ownership.shard_count, frozenset(shard_ids)
+        self._forget_settings(ids)  # another process changes them from now on
         async with self._lock:
             leaving = [
                 s for s in list(self._by_game.values()) if shard_of(s.guild_id, count) in ids
