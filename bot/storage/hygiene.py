@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.games import GameRows
-from bot.storage.models import DELETED_NAME, ForgetReport, GameStatus, ShardSet, to_db_time
+from bot.storage.models import DELETED_NAME, ForgetReport, ShardSet, to_db_time
 from bot.storage.rows import dump_json, required_time
 
 
@@ -42,15 +42,9 @@ class PersonalDataRows(GameRows):
         elsewhere = tuple(g for g in live if shards is not None and g[1] not in shards.ids)
         others = {game_id for game_id, _, _ in elsewhere}
         left = dump_json(sorted(others))
-        ended = tuple(game_id for game_id, _, _ in live if game_id not in others)
-        for game_id in ended:
+        abandoned = tuple(game_id for game_id, _, _ in live if game_id not in others)
+        for game_id in abandoned:
             await self.abandon_game(game_id, at)
-        # The games in progress ended; a lobby called off is none.
-        abandoned = tuple(
-            game_id
-            for game_id, _, status in live
-            if game_id not in others and status is GameStatus.ACTIVE
-        )
         seats = list(
             await self._conn.execute_fetchall(
                 "SELECT s.game_id, s.seat, s.player_id, g.snapshot FROM seats s"
