@@ -198,8 +198,8 @@ class Worker:
                     messages.dirty.add(key)
                     if turn and messages.notify is None:
                         messages.notify = player
-                else:
-                    messages.ending.discard(player)
+                elif notify:
+                    messages.ending.discard(player)  # (an end noted meanwhile waits its pass)
         finally:
             messages.showing_hands = False
         return tried
