@@ -82,6 +82,7 @@ class Lobby(commands.Cog):
         variant="Which Rummy",
         **RULE_OPTIONS,
         timer="Minutes a turn may take before it is played for the player (0: no timer)",
+        open_seats="Whether people not seated may take over the computer players you add",
     )
     @app_commands.choices(variant=VARIANTS, scoring=SCORINGS)
     async def new(
@@ -99,6 +100,7 @@ class Lobby(commands.Cog):
         must_discard_to_go_out: bool | None = None,
         ten_for_three: bool | None = None,
         timer: app_commands.Range[int, 0, 60] | None = None,
+        open_seats: bool | None = None,
     ) -> None:
         # Without a variant or a timer, the server's defaults (cogs.settings).
         options = _rule_options(
@@ -117,7 +119,7 @@ class Lobby(commands.Cog):
         async def work() -> None:
             name = variant.value if variant is not None else None
             ruleset, minutes = await settings.table_to_open(interaction, name, options, timer)
-            await flows.create_lobby(interaction, ruleset, minutes)
+            await flows.create_lobby(interaction, ruleset, minutes, open_seats=bool(open_seats))
 
         await guarded(interaction, work)
 
@@ -264,7 +266,7 @@ class Lobby(commands.Cog):
                 role=role,
             )
 
-        await guarded(interaction, work)
+        await guarded(interaction, work, unexpected="error.unexpected_settings")
 
     @rummy.command(
         name="preferences", description="Your own settings: cards, pictures, hand order, turns"
@@ -293,7 +295,7 @@ class Lobby(commands.Cog):
                 notify_when_away=notify.value == "when_away" if notify is not None else None,
             )
 
-        await guarded(interaction, work)
+        await guarded(interaction, work, unexpected="error.unexpected_settings")
 
     @rummy.command(
         name="rules", description="Show the rules of this channel's game, or of every variant"

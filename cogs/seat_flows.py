@@ -15,6 +15,7 @@ from bot import sessions as s
 from bot.i18n import locale_of, t
 from cogs import flows
 from cogs.client import Interaction
+from cogs.present import as_text
 from cogs.queue import queue_answer
 from cogs.replies import after_commit, guarded, send
 from cogs.seat_items import SeatButton, SeatClicks
@@ -61,7 +62,7 @@ async def join_running(interaction: Interaction, session: s.Session) -> None:
         await flows.join_running_without_seat(interaction, session)
         return
     with after_commit("error.after_commit.lobby"):
-        await send(interaction, t("seat.you_took", loc, seat=free.display_name))
+        await send(interaction, t("seat.you_took", loc, seat=as_text(free.display_name)))
 
 
 async def leave_running(interaction: Interaction, session: s.Session) -> None:
@@ -72,9 +73,13 @@ async def leave_running(interaction: Interaction, session: s.Session) -> None:
         if answer is not None:
             await send(interaction, answer)
             return
-    await session.leave(interaction.user.id)
+    event = await session.leave(interaction.user.id)
     with after_commit("error.after_commit.lobby"):
-        await send(interaction, t("seat.you_left", locale_of(interaction)))
+        last = event.kind is s.EventKind.CANCELLED
+        await send(
+            interaction,
+            t("seat.you_left_last" if last else "seat.you_left", locale_of(interaction)),
+        )
 
 
 async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None:

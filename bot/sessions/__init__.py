@@ -10,6 +10,7 @@ from bot.seats import Seat, SeatKind
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
+    ErasureUnfinished,
     LobbyError,
     NoFreeSeat,
     NoGameHere,
@@ -33,6 +34,7 @@ __all__ = [
     "Brains",
     "ChannelBusy",
     "Committed",
+    "ErasureUnfinished",
     "EventKind",
     "ForgetReport",
     "League",
