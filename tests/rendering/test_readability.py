@@ -138,11 +138,13 @@ def eight_player_round() -> tuple[GameView, RoundResult]:
 
 
 LANDSCAPE = [
-    ("table_two", lambda: rendering.layout_table(scenes.two_player_table()), 0.5),
-    ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.72),
-    ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.72),
+    ("table_two", lambda: rendering.layout_table(scenes.two_player_table()), 0.55),
+    ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.65),
+    ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.65),
     ("table_seven_players", lambda: rendering.layout_table(scenes.crowded_table()), 1.0),
-    ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.65),
+    # four rows of cards as large as the table's, under a title and the scoring rule's
+    # line, at the floor's type: a little taller than the table
+    ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.72),
     ("summary_8", lambda: rendering.layout_round_summary(*eight_player_round()), 1.0),
     ("chart", lambda: rendering.layout_score_chart(scenes.finished_game()), 0.65),
     ("standings", lambda: rendering.layout_standings(scenes.standings(), title="S"), 0.65),
