@@ -238,7 +238,7 @@ def layout_round_summary(
         if i >= len(result.totals):
             break
         # A long name takes a second line, and the row grows for it, rather than be cut.
-        lines = break_lines(display_name(seat.player, names), READ_BOLD, name_width - 32)
+        lines = break_lines(display_name(seat.player, names), READ_BOLD, name_width - 32, 4)
         tag = tags[i]
         text_h = (len(lines) + bool(tag)) * line_h
         row_h = max(mini.height + 3, text_h) + 2 * ROW_PAD

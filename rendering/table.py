@@ -233,9 +233,14 @@ def _fit(
         if heights is not None:
             return plans, heights
     share = (frame.body_h - GAP * (frame.rows - 1)) // frame.rows
-    rooms = {p: share - 2 * PANEL_PAD - headings[p] - 8 for p in plans}
-    cut = {p: _cut(plan, rooms[p], inner, words) for p, plan in plans.items()}
-    return cut, [share] * frame.rows
+    heights = []
+    for row in range(frame.rows):
+        in_row = [s.player for s in seats[row * frame.columns : (row + 1) * frame.columns]]
+        least = max(2 * PANEL_PAD + headings[p] + 8 + line_height(READ_BOLD) for p in in_row)
+        heights.append(max(share, least))  # room for "+N more" at least
+        for p in in_row:
+            plans[p] = _cut(plans[p], heights[-1] - 2 * PANEL_PAD - headings[p] - 8, inner, words)
+    return plans, heights
 
 
 @dataclass(frozen=True, slots=True)

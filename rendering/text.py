@@ -255,12 +255,15 @@ def break_lines(text: str, spec: FontSpec, max_width: int, most: int = 2) -> lis
 
 
 def _longest_start(text: str, spec: FontSpec, max_width: int) -> int:
-    """Where the longest start of ``text`` that fits ends: at a space when one is in it."""
+    """Where the longest start of ``text`` that fits ends: at a space, or after a hyphen,
+    when one is in it."""
     end = 1
     while end < len(text) and text_width(text[: end + 1].rstrip(), spec) <= max_width:
         end += 1
-    space = text.rfind(" ", 0, end + 1)
-    return space if space > 0 and end < len(text) else end
+    if end >= len(text):
+        return end
+    space, hyphen = text.rfind(" ", 0, end + 1), text.rfind("-", 0, end)
+    return max(space, hyphen + 1) if max(space, hyphen) > 0 else end
 
 
 @lru_cache(maxsize=4096)
