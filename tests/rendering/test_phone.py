@@ -138,7 +138,9 @@ def background_of(label: Label, picture: Image.Image) -> RGB:
     box = label.box
     crop = picture.crop((box.x0, box.y0, box.x1, box.y1)).convert("RGB")
     counts = crop.getcolors(crop.width * crop.height) or [(1, (0, 0, 0))]
-    return max(counts)[1]
+    colour = max(counts, key=lambda found: found[0])[1]
+    assert isinstance(colour, tuple)
+    return (int(colour[0]), int(colour[1]), int(colour[2]))
 
 
 def ink_rows(label: Label, picture: Image.Image, scale: float, bg: RGB) -> int:

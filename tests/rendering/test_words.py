@@ -177,7 +177,8 @@ def test_a_picture_names_the_game_in_its_reader_s_language() -> None:
     for locale in ("ru", "cs"):
         name = catalog(locale)["variant.parlett"]
         shown = texts(rendering.layout_table(view, words=picture_words(locale)))
-        title = f"{shown['title']} · {shown['target']}"  # a long title lends its end to the line under it
+        # a long title lends its end to the line under it
+        title = f"{shown['title']} · {shown['target']}"
         assert f" · {name}" in title, (locale, title)
     shown = texts(rendering.layout_table(view, words=picture_words("en")))
     assert shown == texts(rendering.layout_table(view))
