@@ -128,9 +128,9 @@ def test_summary_names_are_not_cut_while_the_cards_have_room() -> None:
     # a second line rather than a cut
     assert [shown["name:1"], shown["name:1:line2"]] == ["Maximiliana", "Bartholomew"]
     assert "name:0:line2" not in shown  # "Ann" keeps to one
-    names["bob"] = scenes.LONG_NAME * 2  # no room for this one even on two lines
+    names["bob"] = scenes.LONG_NAME * 2  # no room for this one even on four lines
     shown = texts(layout_round_summary(view, result, names=names))
-    assert shown["name:1:line2"].endswith(ELLIPSIS)
+    assert shown["name:1:line4"].endswith(ELLIPSIS)
 
 
 def test_chart_target_is_clear_of_the_players() -> None:
