@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from bot.rummy.cards import Card
 from bot.rummy.melds import TableMeld
@@ -201,7 +202,7 @@ def layout_table(
     for row in range(frame.rows):
         for column, seat in enumerate(seats[row * frame.columns : (row + 1) * frame.columns]):
             x = MARGIN + column * (frame.panel_w + GAP)
-            panel.draw(seat, plans[seat.player], x, y, heights[row])
+            panel.draw(seat, plans[seat.player], (x, y), heights[row], headings[seat.player])
         y += heights[row] + GAP
     if panel.laid_off:
         y = y - GAP + 8
@@ -278,6 +279,7 @@ def _plan(melds: Sequence[TableMeld], size: CardSize, width: int, dots: bool) ->
     return _Plan(size, tuple(placed), height, with_dots)
 
 
+@lru_cache(maxsize=32)
 def _badge_top(size: CardSize) -> int:
     """Where a meld's number starts on its first card: at the foot of the card, or lower,
     past the card's corner index, on a card too small for both."""
@@ -288,6 +290,7 @@ def _badge_h() -> int:
     return line_height(READ_BOLD) + BADGE_PAD
 
 
+@lru_cache(maxsize=32)
 def _cards_h(size: CardSize) -> int:
     """A meld's cards and the number that may hang under them."""
     return max(size.height, _badge_top(size) + _badge_h())
@@ -665,13 +668,16 @@ class _Panel:
         self.over = view.is_over
         self.laid_off = False
 
-    def draw(self, seat: SeatView, plan: _Plan, x: int, y: int, height: int) -> None:
+    def draw(
+        self, seat: SeatView, plan: _Plan, at: tuple[int, int], height: int, heading: int
+    ) -> None:
+        x, y = at
         layout, theme = self.layout, self.layout.theme
         under = len(layout.items)
         left, right = x + PANEL_PAD, x + self.width - PANEL_PAD
         top = y + PANEL_PAD
         self._heading(seat, left, right, top)
-        melds_y = top + _heading_h(seat, self.over, self.winners, right - left, self.words) + 8
+        melds_y = top + heading + 8
         if plan.placed or plan.left_out:
             self._melds(seat, plan, left, melds_y)
         elif not self.over:
