@@ -30,7 +30,7 @@ TRUSTED: dict[tuple[str, str, str], str] = {
     ("cogs/present.py", "move_text", "actor"): "its callers pass the mover's name escaped",
     ("cogs/present.py", "lobby_text", "seated"): "seat_names escapes each name of the list",
     ("cogs/present.py", "thread_lobby_text", "', '.join(players)"): "seat_names escapes each name",
-    ("cogs/present.py", "table_text", "who"): (
+    ("cogs/present.py", "_table_lines", "who"): (
         "a mention the bot makes of a user id, else the name through name_of"
     ),
     ("cogs/threads.py", "thread_name", "host"): "a thread's name is plain text",
