@@ -121,13 +121,13 @@ class Housekeeping(commands.Cog):
     async def _channel_gone(self, channel_id: int) -> None:
         here = self.bot.sessions.sessions.get(channel_id)
         if here is not None:  # stopped first, as for a server (see on_guild_remove)
-            self._stop_showing(here.game_id)
+            self._stop_showing(here.game_id, channel_id)
         for game_id in await self.bot.sessions.channel_gone(channel_id):
-            self._stop_showing(game_id)
+            self._stop_showing(game_id, channel_id)
 
-    def _stop_showing(self, game_id: int) -> None:
+    def _stop_showing(self, game_id: int, gone_channel: int | None = None) -> None:
         with contextlib.suppress(RuntimeError):  # no display loaded: nothing to stop
-            self.bot.service(Notifier).abandon(game_id)
+            self.bot.service(Notifier).abandon(game_id, gone_channel)
 
 
 async def setup(bot: RummyBot) -> None:

@@ -67,6 +67,7 @@ class RummyCommand(commands.Cog):
         variant="Which Rummy",
         **house_options.descriptions(),
         timer="Minutes a turn may take before it is played for the player (0: no timer)",
+        open_seats="Whether people not seated may take over the computer players you add",
     )
     @app_commands.choices(variant=VARIANTS, **house_options.choices())
     @house_options.house_parameters(before="timer")
@@ -75,6 +76,7 @@ class RummyCommand(commands.Cog):
         interaction: Interaction,
         variant: app_commands.Choice[str] | None = None,
         timer: app_commands.Range[int, 0, 60] | None = None,
+        open_seats: bool | None = None,
         **house: Any,
     ) -> None:
         # Without a variant or a timer, the server's defaults (cogs.flows.settings).
@@ -83,7 +85,9 @@ class RummyCommand(commands.Cog):
         async def work() -> None:
             name = variant.value if variant is not None else None
             ruleset, minutes = await settings.table_to_open(interaction, name, options, timer)
-            await lobby_flows.create_lobby(interaction, ruleset, minutes)
+            await lobby_flows.create_lobby(
+                interaction, ruleset, minutes, open_seats=bool(open_seats)
+            )
 
         await guarded(interaction, work)
 
@@ -211,7 +215,7 @@ class RummyCommand(commands.Cog):
                 role=role,
             )
 
-        await guarded(interaction, work)
+        await guarded(interaction, work, unexpected="error.unexpected_settings")
 
     @rummy.command(
         name="preferences", description="Your own settings: cards, pictures, hand order, turns"
@@ -240,7 +244,7 @@ class RummyCommand(commands.Cog):
                 notify_when_away=notify.value == "when_away" if notify is not None else None,
             )
 
-        await guarded(interaction, work)
+        await guarded(interaction, work, unexpected="error.unexpected_settings")
 
     @rummy.command(
         name="rules", description="Show the rules of this channel's game, or of every variant"

@@ -10,11 +10,10 @@ from rendering.encode import to_png
 from rendering.layout import Box, Flow, Layout
 from rendering.paint import paint
 from rendering.style import (
-    BODY,
     MARGIN,
     RADIUS,
-    SMALL,
-    SMALL_BOLD,
+    READ,
+    READ_BOLD,
     TITLE,
     WIDTH,
     game_name,
@@ -73,12 +72,13 @@ def layout_score_chart(
         target=number(view.target, words),
         rounds=words.count("picture.rounds", len(view.rounds)),
     )
-    layout.label("subtitle", MARGIN, y, sub, BODY, chosen.muted, max_width=WIDTH - 2 * MARGIN)
-    y += line_height(BODY) + 16
+    layout.label("subtitle", MARGIN, y, sub, READ, chosen.muted, max_width=WIDTH - 2 * MARGIN)
+    y += line_height(READ) + 12
     totals = [[0] + [r.totals[i] for r in view.rounds] for i in range(len(view.seats))]
     values = [v for series in totals for v in series] + [0, view.target]
     ticks = nice_ticks(min(values), max(values))
-    plot = Box(MARGIN + AXIS_WIDTH, y + 10, WIDTH - MARGIN - 20, y + 10 + PLOT_HEIGHT)
+    axis = max(AXIS_WIDTH, max(text_width(number(t, words), READ) for t in ticks) + 16)
+    plot = Box(MARGIN + axis, y + 10, WIDTH - MARGIN - 20, y + 10 + PLOT_HEIGHT)
     layout.rect(
         Box(MARGIN, y, WIDTH - MARGIN, plot.y1 + 44), chosen.panel, radius=RADIUS
     )  # the chart's card
@@ -92,7 +92,7 @@ def layout_score_chart(
     def to_x(round_no: int) -> float:
         return plot.x0 + round_no / max(1, rounds) * plot.width
 
-    label_h = line_height(SMALL)
+    label_h = line_height(READ)
     for tick in ticks:
         ty = to_y(tick)
         grid_y = round(ty)
@@ -102,7 +102,7 @@ def layout_score_chart(
             plot.x0 - 10,
             round(ty - label_h / 2),
             number(tick, words),
-            SMALL,
+            READ,
             chosen.muted,
             align="right",
         )
@@ -113,7 +113,7 @@ def layout_score_chart(
             round(to_x(r)),
             plot.y1 + 10,
             words.number(r),
-            SMALL,
+            READ,
             chosen.muted,
             align="center",
         )
@@ -123,12 +123,13 @@ def layout_score_chart(
     target_y = to_y(view.target)
     layout.line(((plot.x0, target_y), (plot.x1, target_y)), chosen.target, 2, dashed=True)
     target = words("picture.chart.target", target=number(view.target, words))
+    above = round(target_y) - label_h - 4
     layout.label(
         "target",
         plot.x0 + 8,
-        round(target_y) - label_h - 4,
+        above if above >= plot.y0 else round(target_y) + 4,
         target,
-        SMALL_BOLD,
+        READ_BOLD,
         chosen.target,
     )
     for seat, series in zip(view.seats, totals, strict=True):
@@ -141,7 +142,12 @@ def layout_score_chart(
     y = plot.y1 + 44 + 18
     if not view.rounds:
         layout.label(
-            "empty", plot.x0 + 20, plot.y0 + 20, words("picture.chart.empty"), BODY, chosen.muted
+            "empty",
+            plot.x0 + 20,
+            plot.y0 + plot.height // 2,
+            words("picture.chart.empty"),
+            READ,
+            chosen.muted,
         )
     y = _legend(layout, view, totals, names, y, words)
     layout.height = y + MARGIN
@@ -159,14 +165,14 @@ def _legend(
     """A swatch, the name and the final total for each player, wrapping as needed."""
     theme = layout.theme
     flow = Flow(MARGIN, y, WIDTH - 2 * MARGIN, 28, 10)
-    height = line_height(BODY)
+    height = line_height(READ)
     winners = set(view.winners)
     for seat, series in zip(view.seats, totals, strict=True):
-        name = fit(display_name(seat.player, names), BODY, 320)
+        name = fit(display_name(seat.player, names), READ, 320)
         star = "★ " if seat.player in winners else ""
         text = f"{star}{name}  {number(series[-1], words)}"
-        width = text_width(text, BODY) + 24
+        width = text_width(text, READ) + 24
         x, ey = flow.place(width, height)
         layout.dot(x + 7, ey + height // 2, 14, player_colour(theme, seat.seat))
-        layout.label(f"legend:{seat.seat}", x + 24, ey, text, BODY, theme.text)
+        layout.label(f"legend:{seat.seat}", x + 24, ey, text, READ, theme.text)
     return flow.bottom

@@ -24,8 +24,8 @@ from rendering.encode import to_png
 from rendering.layout import Box, Layout
 from rendering.paint import paint
 from rendering.sprites import CardArt, CardSize
-from rendering.style import MARGIN, READ, READ_BOLD, WIDTH
-from rendering.text import FontSpec, line_height, text_width
+from rendering.style import HEADING, MARGIN, READ, READ_BOLD, WIDTH
+from rendering.text import line_height, text_width
 from rendering.theme import RGB, Theme, get_theme
 from rendering.words import ENGLISH_WORDS, Words
 
@@ -38,7 +38,7 @@ PER_ROW = (WIDTH - 2 * MARGIN - SIZE.width) // MIN_STEP + 1
 RAISE = 14
 MARK_PAD = 6
 MARK = READ_BOLD
-TITLE = FontSpec(28, bold=True)
+TITLE = HEADING
 STACK = 2
 """Tags a card can carry at once (NEW with KEEP, or NEW with USE): the room kept above the
 cards, and the lines kept for the legend."""

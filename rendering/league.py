@@ -13,23 +13,20 @@ from rendering.encode import to_png
 from rendering.layout import Box, Layout, pill_height
 from rendering.paint import paint
 from rendering.style import (
-    BODY,
-    BODY_BOLD,
     HEADING,
     MARGIN,
     RADIUS,
-    SMALL,
-    SMALL_BOLD,
-    TAG,
+    READ,
+    READ_BOLD,
     TITLE,
     WIDTH,
     number,
 )
-from rendering.text import FontSpec, line_height, text_width
+from rendering.text import FontSpec, break_lines, line_height, text_width
 from rendering.theme import INK_BLACK, MEDALS, get_theme
 from rendering.words import ENGLISH_WORDS, Words
 
-ROW_HEIGHT = 48
+ROW_HEIGHT = 50
 PILL = 10
 BIG = FontSpec(44, bold=True)
 
@@ -98,21 +95,14 @@ def render_player_card(
     return to_png(paint(layout), layout.theme)
 
 
-# The number columns, right to left: heading and width.
-_WIDTHS = (
-    ("Against", 0),
-    ("For", 110),
-    ("Rating", 90),
-    ("Win %", 100),
-    ("Wins", 80),
-    ("Games", 80),
-)
-_EDGES = [WIDTH - MARGIN - 12]
-for _, _width in _WIDTHS[1:]:
-    _EDGES.append(_EDGES[-1] - _width)
-_ROOMS = {h: w for (h, _), (_, w) in zip(_WIDTHS, (*_WIDTHS[1:], ("", 80)), strict=True)}
-"""A heading's room: to the numbers of the column on its left."""
-_COLUMNS = tuple(reversed([(h, e) for (h, _), e in zip(_WIDTHS, _EDGES, strict=True)]))
+COLUMNS = ("Games", "Wins", "Win %", "Rating", "For", "Against")
+"""The number columns, left to right."""
+KEPT_FIRST = ("Rating", "Games", "Wins", "Win %", "For", "Against")
+"""The order columns are kept in when not all fit beside the names at the floor's size:
+the last ones are left out first (the text posted with the picture has them all)."""
+NAME_ROOM = 300
+"""The least room the names keep; columns are left out before names get less."""
+COLUMN_GAP = 20
 
 
 _HEADINGS = {
@@ -136,6 +126,32 @@ def _cells(row: StandingRow, words: Words) -> tuple[str, ...]:
     )
 
 
+def _column_width(heading: str, rows: Sequence[StandingRow], words: Words) -> int:
+    """As wide as the column's head or its widest number, and a gap before it."""
+    at = COLUMNS.index(heading)
+    spec = READ_BOLD
+    widest = max(text_width(_cells(r, words)[at], spec) for r in rows)
+    return max(widest, text_width(words(_HEADINGS[heading]), spec)) + COLUMN_GAP
+
+
+def _columns(
+    rows: Sequence[StandingRow], name_x: int, words: Words
+) -> tuple[list[tuple[str, int]], int]:
+    """The columns shown, left to right, each with its right edge, and where the first
+    begins: as many as leave the names :data:`NAME_ROOM`, in the order of
+    :data:`KEPT_FIRST`."""
+    widths = {h: _column_width(h, rows, words) for h in COLUMNS}
+    kept = list(KEPT_FIRST)
+    while kept and sum(widths[h] for h in kept) > WIDTH - MARGIN - 12 - name_x - NAME_ROOM:
+        kept.pop()
+    shown = [h for h in COLUMNS if h in kept]
+    edges, edge = [], WIDTH - MARGIN - 12
+    for heading in reversed(shown):
+        edges.append((heading, edge))
+        edge -= widths[heading]
+    return list(reversed(edges)), edge
+
+
 def layout_standings(
     rows: Sequence[StandingRow],
     *,
@@ -151,33 +167,24 @@ def layout_standings(
     right = WIDTH - MARGIN
     if pages > 1:
         of = words("picture.league.page", page=words.number(page), pages=words.number(pages))
-        box = layout.label("page", right, y + 8, of, BODY, chosen.muted, align="right")
+        box = layout.label("page", right, y + 8, of, READ, chosen.muted, align="right")
         right = box.x0 - 16
     layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=right - MARGIN)
     y += line_height(TITLE) + 16
     if not rows:
-        layout.label("empty", MARGIN, y, words("picture.league.empty"), BODY, chosen.muted)
-        layout.height = y + line_height(BODY) + MARGIN
+        layout.label("empty", MARGIN, y, words("picture.league.empty"), READ, chosen.muted)
+        layout.height = y + line_height(READ) + MARGIN
         return layout
     name_x = MARGIN + 64
-    layout.label("head:place", MARGIN + 12, y, "#", SMALL_BOLD, chosen.muted)
+    columns, columns_left = _columns(rows, name_x, words)
+    layout.label("head:place", MARGIN + 12, y, "#", READ_BOLD, chosen.muted)
     player = words("picture.league.player")
-    layout.label("head:name", name_x, y, player, SMALL_BOLD, chosen.muted)
-    for heading, edge in _COLUMNS:
+    layout.label("head:name", name_x, y, player, READ_BOLD, chosen.muted)
+    for heading, edge in columns:
         text = words(_HEADINGS[heading])
-        room = _ROOMS[heading] - 8  # up to the next column's numbers
-        layout.label(
-            f"head:{heading}",
-            edge,
-            y,
-            text,
-            SMALL_BOLD,
-            chosen.muted,
-            align="right",
-            max_width=room,
-        )
-    y += line_height(SMALL_BOLD) + 6
-    name_room = _COLUMNS[0][1] - 70 - name_x
+        layout.label(f"head:{heading}", edge, y, text, READ_BOLD, chosen.muted, align="right")
+    y += line_height(READ_BOLD) + 6
+    name_room = columns_left - name_x
     for i, row in enumerate(rows):
         fill = chosen.panel if i % 2 == 0 else chosen.panel_alt
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + ROW_HEIGHT), fill, radius=RADIUS)
@@ -190,23 +197,25 @@ def layout_standings(
         layout.label(
             f"place:{i}",
             MARGIN + 28,
-            mid - line_height(BODY_BOLD) // 2,
+            mid - line_height(READ_BOLD) // 2,
             words.number(row.place),
-            BODY_BOLD,
+            READ_BOLD,
             ink,
             align="center",
         )
         layout.label(
             f"name:{i}",
             name_x,
-            mid - line_height(BODY_BOLD) // 2,
+            mid - line_height(READ_BOLD) // 2,
             row.name,
-            BODY_BOLD,
+            READ_BOLD,
             chosen.text,
             max_width=name_room,
         )
-        for (heading, edge), value in zip(_COLUMNS, _cells(row, words), strict=True):
-            spec = BODY_BOLD if heading == "Rating" else BODY
+        cells = dict(zip(COLUMNS, _cells(row, words), strict=True))
+        for heading, edge in columns:
+            value = cells[heading]
+            spec = READ_BOLD if heading == "Rating" else READ
             colour = chosen.text if heading == "Rating" else chosen.muted
             layout.label(
                 f"{heading}:{i}",
@@ -236,10 +245,14 @@ def layout_player_card(
         "rating", right, y, rating_text(card.rating, words), BIG, chosen.accent, align="right"
     )
     caption = words("picture.league.rating_caption")
-    layout.label("rating:caption", right, rating.y1, caption, SMALL, chosen.muted, align="right")
-    layout.label(
-        "name", MARGIN, y + 6, card.name, TITLE, chosen.text, max_width=rating.x0 - 24 - MARGIN
-    )
+    layout.label("rating:caption", right, rating.y1, caption, READ, chosen.muted, align="right")
+    room = rating.x0 - 24 - MARGIN
+    name_y = y + 6
+    for n, line in enumerate(break_lines(card.name, TITLE, room)):  # a name is never cut
+        layout.label(
+            "name" if n == 0 else f"name:line{n + 1}", MARGIN, name_y, line, TITLE, chosen.text
+        )
+        name_y += line_height(TITLE)
     record = words(
         "picture.league.record",
         games=words.count("picture.games", card.games),
@@ -249,13 +262,13 @@ def layout_player_card(
     layout.label(
         "record",
         MARGIN,
-        y + 6 + line_height(TITLE),
+        name_y,
         record,
-        BODY,
+        READ,
         chosen.muted,
-        max_width=rating.x0 - 24 - MARGIN,
+        max_width=room,
     )
-    y = rating.y1 + line_height(SMALL) + 16
+    y = max(rating.y1 + line_height(READ), name_y + line_height(READ)) + 12
 
     stats = (
         (words("picture.league.rounds_won"), number(card.rounds_won, words)),
@@ -264,10 +277,18 @@ def layout_player_card(
         (words("picture.league.average_place"), words.number(card.avg_place, 1)),
     )
     gap = 12
-    tile_w = (CARD_WIDTH - 2 * MARGIN - gap * (len(stats) - 1)) // len(stats)
-    tile_h = line_height(HEADING) + line_height(SMALL) + 24
+    # Four tiles in a row when every caption fits one, else two rows of two: a caption is
+    # never cut.
+    across = len(stats)
+    widest = max(max(text_width(c, READ), text_width(v, HEADING)) for c, v in stats)
+    if widest + 28 > (CARD_WIDTH - 2 * MARGIN - gap * (across - 1)) // across:
+        across = 2
+    tile_w = (CARD_WIDTH - 2 * MARGIN - gap * (across - 1)) // across
+    tile_h = line_height(HEADING) + line_height(READ) + 20
     for i, (caption, value) in enumerate(stats):
-        x = MARGIN + i * (tile_w + gap)
+        x = MARGIN + i % across * (tile_w + gap)
+        if i and i % across == 0:
+            y += tile_h + gap
         layout.rect(Box(x, y, x + tile_w, y + tile_h), chosen.panel, radius=RADIUS)
         layout.label(
             f"stat:{i}", x + 14, y + 10, value, HEADING, chosen.text, max_width=tile_w - 28
@@ -277,38 +298,38 @@ def layout_player_card(
             x + 14,
             y + 12 + line_height(HEADING),
             caption,
-            SMALL,
+            READ,
             chosen.muted,
             max_width=tile_w - 28,
         )
-    y += tile_h + 18
+    y += tile_h + 14
 
-    layout.label("recent", MARGIN, y, words("picture.league.recent"), SMALL_BOLD, chosen.muted)
-    y += line_height(SMALL_BOLD) + 8
+    layout.label("recent", MARGIN, y, words("picture.league.recent"), READ_BOLD, chosen.muted)
+    y += line_height(READ_BOLD) + 8
     if not card.recent:
         layout.label(
-            "recent:none", MARGIN, y, words("picture.league.recent_none"), SMALL, chosen.muted
+            "recent:none", MARGIN, y, words("picture.league.recent_none"), READ, chosen.muted
         )
-        y += line_height(SMALL)
+        y += line_height(READ)
     x = MARGIN
     for i, game in enumerate(card.recent):
         won = game.place == 1
         places = f"{words.number(game.place)}/{words.number(game.players)}"  # places stay small
         text = f"{'★ ' if won else ''}{places}"
-        if x + text_width(text, TAG) + 2 * PILL > CARD_WIDTH - MARGIN:
+        if x + text_width(text, READ_BOLD) + 2 * PILL > CARD_WIDTH - MARGIN:
             break  # older games do not fit
         pill = layout.label(
             f"game:{i}",
             x,
             y,
             text,
-            TAG,
+            READ_BOLD,
             chosen.on_accent if won else chosen.text,
             background=chosen.accent if won else chosen.panel_alt,
             pad=PILL,
         )
         x = pill.x1 + 8
     if card.recent:
-        y += pill_height(TAG, PILL)
+        y += pill_height(READ_BOLD, PILL)
     layout.height = y + MARGIN
     return layout

@@ -114,7 +114,8 @@ def shown(moments: Sequence[Moment], step: int) -> list[Moment]:
 
 class FramePainter:
     """Frames of one game, all on one canvas: as wide as every picture, as high as the
-    highest (the table keeps one size for a whole game; summaries vary)."""
+    highest (a table is never higher than :func:`table_size`, the most its game's tables
+    may need; summaries vary)."""
 
     def __init__(
         self,

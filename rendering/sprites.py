@@ -56,6 +56,11 @@ class CardSize:
         return cap_height(self.rank_font) / SCALE
 
     @property
+    def index_bottom(self) -> int:
+        """Where the corner index (the rank over its suit) ends, from the card's top edge."""
+        return self.rank_top + math.ceil(sum(index_parts(self.rank_font)) / SCALE)
+
+    @property
     def rank_top(self) -> int:
         """Where the corner index starts, from the card's top edge."""
         return round(self.width * 0.08)
@@ -265,6 +270,13 @@ def _draw_joker(image: Image.Image, art: CardArt, face: RGB) -> None:
     _star(draw, w * 0.8, h * 0.72, w * 0.16, ON_JOKER)  # right of the fan step, like a pip
 
 
+def index_parts(spec: FontSpec) -> tuple[int, int, int, int]:
+    """The corner index's heights, top to bottom, at the rank's font ``spec``: the rank's
+    digits, what Q and J put under the baseline, a gap, and the suit's pip."""
+    size = spec.size
+    return round(cap_height(spec)), round(size * 0.1), round(size * 0.12), round(size * 0.62)
+
+
 def _corner(art: CardArt, rank: str, suit: Suit | None, ink: RGB, face: RGB) -> Image.Image:
     """The index in the top-left corner: the rank over its suit, sized to fit the strip.
 
@@ -272,10 +284,7 @@ def _corner(art: CardArt, rank: str, suit: Suit | None, ink: RGB, face: RGB) -> 
     """
     w = art.size.strip * SCALE
     spec = art.size.rank_font
-    cap = round(cap_height(spec))
-    below = round(spec.size * 0.1)  # Q and J reach under the baseline
-    pip = round(spec.size * 0.62)
-    gap = round(spec.size * 0.12)
+    cap, below, gap, pip = index_parts(spec)
     tile = Image.new("RGB", (w, cap + below + gap + pip), face)
     draw = ImageDraw.Draw(tile)
     rank_w = max(1, math.ceil(font(spec).getlength(rank)))

@@ -1,9 +1,28 @@
-"""Sizes shared by every picture, chosen to stay readable in Discord's chat column.
+"""Sizes shared by every picture: the type scale and its floor.
 
 Discord fits a picture into about 550×350 pixels on a desktop and 360 pixels of width on a
-phone, and only a click shows it whole. So pictures are landscape, and what people must
-read at a glance (card ranks, meld numbers, pile depths) is drawn at least 16 pixels tall in
-a 960-pixel picture, which stays 6 pixels tall at phone width.
+phone, and only a tap shows it whole. Most people look on a phone, so the scale is set for
+the phone:
+
+- **The floor.** Every word and number in every picture reads at :data:`FLOOR_PX` (8 pixels)
+  when the picture is shown :data:`PHONE_WIDTH` (360) pixels wide. "Reads at 8 pixels" means
+  the ink height of a digit (DejaVu Sans' "0", which is as tall as its capitals and as the
+  ascenders of its lowercase) is at least 8 pixels on the phone's screen: for a picture
+  ``width`` pixels wide, ``cap_height(spec) * PHONE_WIDTH / width >= FLOOR_PX``. In the
+  960-pixel pictures that is 30 pixels of type (22-pixel digits, 8.25 on a phone);
+  :func:`floor_size` gives it for any width.
+- **Three steps above it and nothing below**: :data:`TITLE`, :data:`HEADING`, and
+  :data:`READ` / :data:`READ_BOLD`, the floor itself, for everything else (names, points,
+  column heads, pills, tags, captions, axes, legends). A picture whose text does not fit at
+  the floor drops it or says it shorter by a rule of its own (a shorter label, a second
+  line, fewer columns), and the message posted with it says it whole; it never draws
+  smaller type.
+- Marks that carry meaning without words (lay-off dots, player colours) are at least
+  :data:`MARK_MIN` pixels across, 4 on a phone.
+
+The same rule holds for the scripts the bot draws (Latin, Cyrillic, Greek, Arabic, Hebrew,
+CJK, emoji): their fallback fonts are drawn at the same size, and the tests measure the ink
+of every label on the picture scaled to phone width.
 """
 
 from __future__ import annotations
@@ -12,25 +31,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.rummy.rules import Ruleset
-from rendering.text import FontSpec, display_name
+from rendering.text import FontSpec, cap_height, display_name
 from rendering.words import ENGLISH_WORDS, Words
 
 WIDTH = 960
 MARGIN = 20
 INNER = WIDTH - 2 * MARGIN
 
-TITLE = FontSpec(30, bold=True)
-HEADING = FontSpec(24, bold=True)
-BODY = FontSpec(22)
-BODY_BOLD = FontSpec(22, bold=True)
-SMALL = FontSpec(18)
-SMALL_BOLD = FontSpec(18, bold=True)
-TAG = FontSpec(16, bold=True)
+PHONE_WIDTH = 360
+FLOOR_PX = 8.0
 
-READ = FontSpec(26)
-READ_BOLD = FontSpec(26, bold=True)
-"""The smallest text on the table and the hand: its capitals are 19 pixels tall in a
-960-pixel picture, so still 7 pixels on a phone, where the picture is 360 pixels wide."""
+
+def floor_size(width: int = WIDTH) -> int:
+    """The smallest type whose digits stay :data:`FLOOR_PX` tall when a picture ``width``
+    pixels wide is shown :data:`PHONE_WIDTH` wide."""
+    size = 8
+    while cap_height(FontSpec(size)) * PHONE_WIDTH / width < FLOOR_PX:
+        size += 1
+    return size
+
+
+READ = FontSpec(30)
+READ_BOLD = FontSpec(30, bold=True)
+"""The floor in a 960-pixel picture: its digits are 22 pixels tall, 8.25 on a phone."""
+HEADING = FontSpec(32, bold=True)
+TITLE = FontSpec(36, bold=True)
+
+MARK_MIN = 12
+"""The smallest dot or mark that means something, in a 960-pixel picture."""
 
 PILL_PAD = 8
 RADIUS = 12

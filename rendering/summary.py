@@ -16,15 +16,12 @@ from rendering.layout import Box, Layout
 from rendering.paint import paint
 from rendering.sprites import CardArt, CardSize
 from rendering.style import (
-    BODY,
-    BODY_BOLD,
     HEADING,
     MARGIN,
     PILL_PAD,
     RADIUS,
-    SMALL,
-    SMALL_BOLD,
-    TAG,
+    READ,
+    READ_BOLD,
     TITLE,
     WIDTH,
     game_name,
@@ -32,7 +29,7 @@ from rendering.style import (
     number,
     signed,
 )
-from rendering.text import display_name, line_height, text_width
+from rendering.text import break_lines, display_name, line_height, text_width
 from rendering.theme import get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
@@ -42,8 +39,8 @@ MINI_CROWDED = CardSize(50, 70)
 """From seven players on, so the picture stays no higher than it is wide."""
 CROWDED = 7
 NAME_MIN, NAME_MAX = 150, 360
-NUMBER_WIDTH = 86
-ROW_PAD = 8
+COLUMN_GAP = 24
+ROW_PAD = 6
 
 
 def render_round_summary(
@@ -106,6 +103,57 @@ COLUMN_WORDS = {
 }
 
 
+def _column_width(name: str, result: RoundResult, players: int, words: Words) -> int:
+    """A number column as wide as its head or its widest number, whichever is wider."""
+    values = {
+        "Hand": result.hand_values,
+        "Melded": result.placed_values,
+        "Round": result.points,
+        "Total": result.totals,
+    }[name][:players]
+    texts = [signed(v, words) if name == "Round" else number(v, words) for v in values]
+    widest = max((text_width(t, READ_BOLD) for t in texts), default=0)
+    return max(widest, text_width(words(COLUMN_WORDS[name]), READ_BOLD)) + COLUMN_GAP
+
+
+def _title(layout: Layout, title: str, banner: str | None, sub: str) -> tuple[int, bool]:
+    """The title, on two lines rather than cut, and the game's result beside it when both
+    fit on one line, else under it; without a result, the subtitle ``sub`` goes beside the
+    title when it fits there. Returns where the next line starts and whether ``sub`` is
+    placed."""
+    theme, y, room = layout.theme, MARGIN, WIDTH - 2 * MARGIN
+    banner_w = text_width(banner, READ_BOLD) + 2 * PILL_PAD + 16 if banner else 0
+    beside = banner is not None and text_width(title, TITLE) + banner_w <= room
+    sub_w = text_width(sub, READ) + 24
+    if banner is None and text_width(title, TITLE) + sub_w <= room:
+        layout.label("title", MARGIN, y, title, TITLE, theme.text)
+        at = y + line_height(TITLE) - line_height(READ) - 2
+        layout.label("subtitle", WIDTH - MARGIN, at, sub, READ, theme.muted, align="right")
+        return y + line_height(TITLE) + 4, True
+    lines = break_lines(title, TITLE, room - (banner_w if beside else 0), most=3)
+    for n, line in enumerate(lines):
+        layout.label(
+            "title" if n == 0 else f"title:line{n + 1}", MARGIN, y, line, TITLE, theme.text
+        )
+        y += line_height(TITLE) + 4
+    if banner is not None:
+        layout.label(
+            "banner",
+            WIDTH - MARGIN if beside else MARGIN,
+            MARGIN if beside else y,
+            banner,
+            READ_BOLD,
+            theme.on_accent,
+            background=theme.accent,
+            pad=PILL_PAD,
+            max_width=room,
+            align="right" if beside else "left",
+        )
+        if not beside:
+            y += line_height(READ_BOLD) + PILL_PAD + 8
+    return y, False
+
+
 def layout_round_summary(
     view: GameView,
     result: RoundResult | None = None,
@@ -123,60 +171,56 @@ def layout_round_summary(
         layout.height = y + line_height(HEADING) + MARGIN
         return layout
     winners = set(view.winners) if view.is_over and result == view.last_round else set()
-    title_right = WIDTH - MARGIN
-    if winners:  # beside the title rather than under the rows: the picture stays landscape
-        banner = layout.label(
-            "banner",
-            WIDTH - MARGIN,
-            y,
-            game_over_text(view.winners, names, words),
-            BODY_BOLD,
-            chosen.on_accent,
-            background=chosen.accent,
-            pad=PILL_PAD,
-            max_width=(WIDTH - 2 * MARGIN) * 11 // 20,
-            align="right",
-        )
-        title_right = banner.x0 - 16
     title = words(
         "picture.summary.title",
         round=words.number(result.round_no),
         reason=_reason(result, names, words),
     )
-    layout.label("title", MARGIN, y, title, TITLE, chosen.text, max_width=title_right - MARGIN)
-    y += line_height(TITLE) + 4
-    why = _why(view, result, names, words)
-    layout.label("why", MARGIN, y, why, BODY, chosen.text, max_width=WIDTH - 2 * MARGIN)
-    y += line_height(BODY) + 2
     sub = words(
         "picture.summary.subtitle",
         game=game_name(view.ruleset, words),
         target=number(view.target, words),
     )
-    layout.label("subtitle", MARGIN, y, sub, SMALL, chosen.muted, max_width=WIDTH - 2 * MARGIN)
-    y += line_height(SMALL) + 12
+    banner = game_over_text(view.winners, names, words) if winners else None
+    y, placed = _title(layout, title, banner, sub)
+    why = _why(view, result, names, words)
+    for n, line in enumerate(break_lines(why, READ, WIDTH - 2 * MARGIN)):
+        layout.label("why" if n == 0 else f"why:line{n + 1}", MARGIN, y, line, READ, chosen.text)
+        y += line_height(READ) + 2
+    if not placed:
+        layout.label("subtitle", MARGIN, y, sub, READ, chosen.muted, max_width=WIDTH - 2 * MARGIN)
+        y += line_height(READ)
+    y += 10
 
     columns = ["Hand"]
     if view.ruleset.scoring is Scoring.HAND:
         columns.append("Melded")
     columns += ["Round", "Total"]
-    right_edges = {
-        name: WIDTH - MARGIN - 12 - (len(columns) - 1 - i) * NUMBER_WIDTH
-        for i, name in enumerate(columns)
-    }
     seated = view.seats[: len(result.totals)]
+    widths = {name: _column_width(name, result, len(seated), words) for name in columns}
+    right_edges = {}
+    edge = WIDTH - MARGIN - 12
+    for name in reversed(columns):
+        right_edges[name] = edge
+        edge -= widths[name]
+    right_edges = dict(reversed(right_edges.items()))
     tags = [_tag(view, result, i, s.player, winners, words) for i, s in enumerate(seated)]
-    longest = max((text_width(display_name(s.player, names), BODY_BOLD) for s in seated), default=0)
+    longest = max((text_width(display_name(s.player, names), READ_BOLD) for s in seated), default=0)
     # the tags under the names are longer in some languages ("main la plus faible"): the
     # column widens for them too, and a tag that still does not fit is cut at the column
-    longest = max([longest, *(text_width(tag, TAG) for tag in tags)])
-    name_width = min(NAME_MAX, max(NAME_MIN, longest + 32 + 8))
+    longest = max([longest, *(text_width(tag, READ_BOLD) for tag in tags)])
+    numbers_left = right_edges[columns[0]] - widths[columns[0]] + COLUMN_GAP
+    mini = MINI if len(seated) < CROWDED else MINI_CROWDED
+    most = numbers_left - MARGIN - 12 - mini.width - 2 * mini.strip
+    name_width = min(NAME_MAX, most, max(NAME_MIN, longest + 32 + 8))
     cards_x = MARGIN + name_width + 12
+    cards_room = numbers_left - 12 - cards_x
     head_y = y
     player = words("picture.summary.col_player")
-    layout.label("head:player", MARGIN + 12, head_y, player, SMALL_BOLD, chosen.muted)
+    layout.label("head:player", MARGIN + 12, head_y, player, READ_BOLD, chosen.muted)
     left = words("picture.summary.col_cards")
-    layout.label("head:cards", cards_x, head_y, left, SMALL_BOLD, chosen.muted)
+    if text_width(left, READ_BOLD) <= cards_room:  # else the cards say it themselves
+        layout.label("head:cards", cards_x, head_y, left, READ_BOLD, chosen.muted)
     for name, right in right_edges.items():
         heading = words(COLUMN_WORDS[name])
         layout.label(
@@ -184,51 +228,50 @@ def layout_round_summary(
             right,
             head_y,
             heading,
-            SMALL_BOLD,
+            READ_BOLD,
             chosen.muted,
             align="right",
-            max_width=NUMBER_WIDTH - 8,
         )
-    y += line_height(SMALL_BOLD) + 6
-    cards_room = right_edges[columns[0]] - NUMBER_WIDTH + 20 - cards_x
-
-    mini = MINI if len(seated) < CROWDED else MINI_CROWDED
-    row_h = mini.height + 3 + 2 * ROW_PAD
+    y += line_height(READ_BOLD) + 6
+    line_h = line_height(READ_BOLD)
     for i, seat in enumerate(view.seats):
         if i >= len(result.totals):
             break
+        # A long name takes a second line, and the row grows for it, rather than be cut.
+        lines = break_lines(display_name(seat.player, names), READ_BOLD, name_width - 32, 4)
+        tag = tags[i]
+        text_h = (len(lines) + bool(tag)) * line_h
+        row_h = max(mini.height + 3, text_h) + 2 * ROW_PAD
         fill = chosen.panel if i % 2 == 0 else chosen.panel_alt
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + row_h), fill, radius=RADIUS)
         mid = y + row_h // 2
-        name = display_name(seat.player, names)
-        tag = tags[i]
-        name_mid = mid - 12 if tag else mid
-        layout.dot(MARGIN + 19, name_mid, 12, player_colour(chosen, seat.seat))
-        layout.label(
-            f"name:{i}",
-            MARGIN + 32,
-            name_mid - line_height(BODY_BOLD) // 2,
-            name,
-            BODY_BOLD,
-            chosen.text,
-            max_width=name_width - 32,
-        )
+        text_y = mid - text_h // 2
+        layout.dot(MARGIN + 19, text_y + line_h // 2, 12, player_colour(chosen, seat.seat))
+        for n, line in enumerate(lines):
+            label = f"name:{i}" if n == 0 else f"name:{i}:line{n + 1}"
+            layout.label(label, MARGIN + 32, text_y + n * line_h, line, READ_BOLD, chosen.text)
         if tag:
             layout.label(
-                f"tag:{i}", MARGIN + 32, mid + 2, tag, TAG, chosen.accent, max_width=name_width - 32
+                f"tag:{i}",
+                MARGIN + 32,
+                text_y + len(lines) * line_h,
+                tag,
+                READ_BOLD,
+                chosen.accent,
+                max_width=name_width - 32,
             )
         hand = result.hands[i]
         if hand:
             step = min(mini.strip, max(8, (cards_room - mini.width) // max(1, len(hand) - 1)))
             arts = [CardArt.of(c, mini, chosen.name, False) for c in sorted(hand)]
-            layout.fan(arts, cards_x, y + ROW_PAD, step)
-        else:
+            layout.fan(arts, cards_x, mid - (mini.height + 3) // 2, step)
+        elif text_width(words("picture.summary.no_cards"), READ) <= cards_room:
             layout.label(
                 f"nocards:{i}",
                 cards_x,
-                mid - line_height(SMALL) // 2,
+                mid - line_height(READ) // 2,
                 words("picture.summary.no_cards"),
-                SMALL,
+                READ,
                 chosen.muted,
             )
         values = {
@@ -239,7 +282,7 @@ def layout_round_summary(
         if "Melded" in right_edges:
             values["Melded"] = number(result.placed_values[i], words)
         for column, right in right_edges.items():
-            spec = BODY_BOLD if column in ("Round", "Total") else BODY
+            spec = READ_BOLD if column in ("Round", "Total") else READ
             colour = chosen.text if column == "Total" else chosen.muted
             if column == "Round" and result.points[i] > 0:
                 colour = chosen.accent

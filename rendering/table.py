@@ -3,11 +3,19 @@
 Discord fits a picture into its chat column (about 550×350 on a desktop, 360 wide on a
 phone) and only a click shows it whole. So:
 
-- The picture keeps one size for the whole round, so the message under it does not jump as
-  melds are made: its frame depends only on the number of players and the variant (a Rummy
-  500 pile has a row beside the stock and one under the header), and a fuller table gets
-  smaller meld cards inside it.
-- Every word and number is at least ``READ``'s size, which stays readable at phone width.
+- The picture is as high as what it holds: a panel with no melds is its heading and one
+  line, and the Rummy 500 pile gets a row of its own under the header only when the row
+  beside the stock is full. Up to four players the table is at most :data:`ASPECT` of its
+  width high (1.0 from five players), and within that a fuller table gets smaller meld
+  cards. So the picture grows a little while a round fills the table, but never past its
+  cap: a frame fixed at the fullest table's height would leave the early panels empty and
+  make Discord shrink every table of the round into its 550×350 box, digits and all.
+  :func:`table_size` is that cap, the most a table of the game can need.
+- Every word and number is at least ``READ``'s size, the floor of :mod:`rendering.style`
+  (8 pixels at phone width). A title too long for its room moves its second part (after
+  " · ") to the line under it rather than cut a word; names in the panels and the order
+  of play are cut only when even a line of their own is too short, and the message posted
+  with the picture has them whole.
 - The players' panels follow the order of play, left to right and top to bottom, and the
   header says who played before, whose turn it is and who plays next.
 """
@@ -17,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from bot.rummy.cards import Card
 from bot.rummy.melds import TableMeld
@@ -29,6 +38,7 @@ from rendering.sprites import CardArt, CardSize
 from rendering.style import (
     INNER,
     MARGIN,
+    MARK_MIN,
     PILL_PAD,
     RADIUS,
     READ,
@@ -39,17 +49,16 @@ from rendering.style import (
     game_over_text,
     number,
 )
-from rendering.text import display_name, line_height, text_width
+from rendering.text import SEPARATOR, break_lines, display_name, line_height, text_width
 from rendering.theme import Theme, get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
 SMALL_TABLE = 4
 """Up to this many players the panels stand in two columns, above it in three."""
-PANEL_ROW = {2: 250, 3: 220}
-"""The height one row of panels gets, by the number of columns."""
-ONE_ROW = 300
-"""Two players: one row of two panels, with room for two rows of melds each."""
-CARD_WIDTHS = (72, 66, 62, 58, 54, 50, 46, 42, 38)
+ASPECT = {True: 0.65, False: 1.0}
+"""The most a table may be high, as a share of its width: up to ``SMALL_TABLE`` players
+(True) and above. A Rummy 500 pile's own row comes on top."""
+CARD_WIDTHS = (72, 66, 62, 58, 54, 50, 46, 42)
 """Meld card widths tried in turn, largest first, until every panel's melds fit."""
 PILE = CardSize(62, 87)
 """The stock and discard cards: the same size whatever the melds, so the header never moves."""
@@ -57,7 +66,7 @@ PILE = CardSize(62, 87)
 GAP = 10
 PANEL_PAD = 10
 MELD_GAP = 14
-DOT = 10
+DOT = MARK_MIN
 PILE_GAP = 16
 ROW_GAP = 6
 BADGE_PAD = 5
@@ -84,7 +93,7 @@ def render_table(
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """Where the parts of a table go; the same for every table of one round."""
+    """Where the parts of a table go, and the most room its panels may take."""
 
     columns: int
     rows: int
@@ -92,36 +101,58 @@ class Frame:
     header: int
     """The bottom of the header (title, order of play, piles)."""
     band: int
-    """The top of a Rummy 500 pile's rows; equal to ``header`` when there are none."""
+    """The top of a Rummy 500 pile's own row; equal to ``header`` when there is none."""
     body: int
     """The top of the players' panels."""
     body_h: int
+    """The most the panels may take, their gaps included."""
     legend: int
-    """The top of the lay-off legend's line; equal to the panels' bottom when there is none."""
-    height: int
+    """The height of the lay-off legend's line; 0 when there is none."""
 
 
 def table_size(view: GameView) -> tuple[int, int]:
-    """The table's size in pixels, which depends only on what stays the same in a round."""
-    return WIDTH, _frame(view).height
+    """The largest the table of ``view``'s game can be: every table of it fits this, so a
+    replay's frames share one canvas."""
+    deep = view.ruleset.deep_discard
+    extra = _header_bottom(deep) - _header_bottom(False) + (_pile_row_h() + GAP if deep else 0)
+    legend = _legend_h() if _dots(view) else 0
+    return WIDTH, round(ASPECT[len(view.seats) <= SMALL_TABLE] * WIDTH) + extra + legend
 
 
-def _frame(view: GameView) -> Frame:
+def _header_bottom(deep: bool) -> int:
+    """The bottom of the header; a Rummy 500 pile's row in it makes it higher."""
+    return MARGIN + max(
+        line_height(TITLE) + ROW_GAP + _pill_h() + ROW_GAP + line_height(READ),
+        line_height(READ_BOLD) + 4 + (_pile_row_h() - ROW_GAP if deep else PILE.height + 3),
+    )
+
+
+def _legend_h() -> int:
+    return 8 + line_height(READ)
+
+
+def _frame(view: GameView, words: Words) -> Frame:
+    """The table's parts. The cap on its height is :data:`ASPECT` of its width, and what
+    only Rummy 500 has comes on top: the pile's row in the header, its own row when the
+    pile is deep, and the lay-off legend."""
     n = len(view.seats)
     columns = 2 if n <= SMALL_TABLE else 3
     rows = max(1, math.ceil(n / columns))
     panel_w = (INNER - GAP * (columns - 1)) // columns
     deep = view.ruleset.deep_discard
-    header = MARGIN + max(
-        line_height(TITLE) + ROW_GAP + _pill_h() + ROW_GAP + line_height(READ),
-        line_height(READ_BOLD) + 4 + (_pile_row_h() - ROW_GAP if deep else PILE.height + 3),
-    )
+    header = _header_bottom(deep)
     band = header + GAP
-    body = band + (_pile_row_h() + GAP if deep else 0)
-    body_h = ONE_ROW if rows == 1 else rows * PANEL_ROW[columns] + (rows - 1) * GAP
-    legend = body + body_h
-    bottom = legend + (8 + line_height(READ) if _dots(view) else 0)
-    return Frame(columns, rows, panel_w, header, band, body, body_h, legend, bottom + MARGIN)
+    own_row = deep and len(view.discard) > _pile_fits(words)[0]
+    body = band + (_pile_row_h() + GAP if own_row else 0)
+    legend = _legend_h() if _laid_off(view) else 0
+    cap = round(ASPECT[n <= SMALL_TABLE] * WIDTH) + (body - _header_bottom(False) - GAP)
+    body_h = cap - MARGIN - body
+    return Frame(columns, rows, panel_w, header, band, body, body_h, legend)
+
+
+def _laid_off(view: GameView) -> bool:
+    """Whether a dot marks a card laid off by someone other than the meld's owner."""
+    return _dots(view) and any(p.placed_by != m.owner for m in view.melds for p in m.cards)
 
 
 def _dots(view: GameView) -> bool:
@@ -149,7 +180,7 @@ def layout_table(
     """The table in its round's frame, with the largest meld cards that let every panel
     show all its melds; when even the smallest cannot, a panel says how many it leaves out."""
     chosen = get_theme(theme)
-    frame = _frame(view)
+    frame = _frame(view, words)
     seats = list(view.seats)
     melds = {
         s.player: sorted((m for m in view.melds if m.owner == s.player), key=lambda m: m.id)
@@ -160,7 +191,8 @@ def layout_table(
     headings = {s.player: _heading_h(s, view.is_over, winners, inner, words) for s in seats}
     plans, heights = _fit(frame, seats, melds, headings, _dots(view), words)
 
-    layout = Layout(chosen, WIDTH, frame.height)
+    height = frame.body + sum(heights) + GAP * (len(heights) - 1) + frame.legend + MARGIN
+    layout = Layout(chosen, WIDTH, height)
     _header(layout, view, names, frame, words)
     if view.ruleset.deep_discard:
         _deep_pile(layout, view.discard, four_colour, frame.band, words)
@@ -170,10 +202,10 @@ def layout_table(
     for row in range(frame.rows):
         for column, seat in enumerate(seats[row * frame.columns : (row + 1) * frame.columns]):
             x = MARGIN + column * (frame.panel_w + GAP)
-            panel.draw(seat, plans[seat.player], x, y, heights[row])
+            panel.draw(seat, plans[seat.player], (x, y), heights[row], headings[seat.player])
         y += heights[row] + GAP
     if panel.laid_off:
-        y = frame.legend + 8
+        y = y - GAP + 8
         layout.dot(MARGIN + DOT // 2, y + line_height(READ) // 2, DOT, chosen.muted)
         text = words("picture.table.legend")
         layout.label("legend", MARGIN + DOT + 8, y, text, READ, chosen.muted, max_width=INNER)
@@ -202,9 +234,14 @@ def _fit(
         if heights is not None:
             return plans, heights
     share = (frame.body_h - GAP * (frame.rows - 1)) // frame.rows
-    rooms = {p: share - 2 * PANEL_PAD - headings[p] - 8 for p in plans}
-    cut = {p: _cut(plan, rooms[p], inner, words) for p, plan in plans.items()}
-    return cut, [share] * frame.rows
+    heights = []
+    for row in range(frame.rows):
+        in_row = [s.player for s in seats[row * frame.columns : (row + 1) * frame.columns]]
+        least = max(2 * PANEL_PAD + headings[p] + 8 + line_height(READ_BOLD) for p in in_row)
+        heights.append(max(share, least))  # room for "+N more" at least
+        for p in in_row:
+            plans[p] = _cut(plans[p], heights[-1] - 2 * PANEL_PAD - headings[p] - 8, inner, words)
+    return plans, heights
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,8 +279,25 @@ def _plan(melds: Sequence[TableMeld], size: CardSize, width: int, dots: bool) ->
     return _Plan(size, tuple(placed), height, with_dots)
 
 
+@lru_cache(maxsize=32)
+def _badge_top(size: CardSize) -> int:
+    """Where a meld's number starts on its first card: at the foot of the card, or lower,
+    past the card's corner index, on a card too small for both."""
+    return max(size.index_bottom + 2, size.height - _badge_h() - 3)
+
+
+def _badge_h() -> int:
+    return line_height(READ_BOLD) + BADGE_PAD
+
+
+@lru_cache(maxsize=32)
+def _cards_h(size: CardSize) -> int:
+    """A meld's cards and the number that may hang under them."""
+    return max(size.height, _badge_top(size) + _badge_h())
+
+
 def _block_h(size: CardSize, dots: bool) -> int:
-    return size.height + 3 + (DOT + 4 if dots else 0)
+    return _cards_h(size) + 3 + (DOT + 4 if dots else 0)
 
 
 def _row_heights(
@@ -252,20 +306,17 @@ def _row_heights(
     plans: Mapping[str, _Plan],
     headings: Mapping[str, int],
 ) -> list[int] | None:
-    """Each row of panels as high as its fullest panel, the room left shared out; None when
-    the rows do not fit the frame."""
+    """Each row of panels as high as its fullest panel; None when the rows do not fit the
+    frame's room."""
     needs = []
     for row in range(frame.rows):
         in_row = seats[row * frame.columns : (row + 1) * frame.columns]
         needs.append(
             max(2 * PANEL_PAD + headings[s.player] + 8 + plans[s.player].height for s in in_row)
         )
-    spare = frame.body_h - GAP * (frame.rows - 1) - sum(needs)
-    if spare < 0:
+    if frame.body_h - GAP * (frame.rows - 1) - sum(needs) < 0:
         return None
-    heights = [need + spare // frame.rows for need in needs]
-    heights[-1] += spare % frame.rows
-    return heights
+    return needs
 
 
 def _more_text(count: int, words: Words) -> str:
@@ -324,7 +375,10 @@ def _header(
         round=words.number(view.round_no),
         game=game_name(view.ruleset, words),
     )
-    layout.label("title", MARGIN, y, title, TITLE, theme.text, max_width=room)
+    # A title too long for its room keeps its first part and lends the rest (the game's
+    # name) to the target's line, rather than cut it.
+    first, *rest = break_lines(title, TITLE, room)
+    layout.label("title", MARGIN, y, first, TITLE, theme.text)
     y += line_height(TITLE) + ROW_GAP
     if view.is_over:
         layout.label(
@@ -342,6 +396,7 @@ def _header(
         _order(layout, view, names, y, room, words)
     y += _pill_h() + ROW_GAP
     target = words("picture.table.target", target=number(view.target, words))
+    target = SEPARATOR.join([*rest, target])
     layout.label("target", MARGIN, y, target, READ, theme.muted, max_width=room)
     _piles(layout, view, piles_x, stock_w, words)
 
@@ -429,13 +484,21 @@ def _pile_rows(words: Words) -> tuple[tuple[int, int, int], tuple[int, int, int]
     return upper, (MARGIN, 0, INNER)
 
 
+def _pile_fits(words: Words) -> tuple[int, int]:
+    """How many cards each row of the Rummy 500 pile holds with every depth written."""
+    upper, lower = _pile_rows(words)
+    full = _depth_step()
+    return (upper[2] - PILE.width) // full + 1, (lower[2] - PILE.width) // full + 1
+
+
 def _deep_pile(
     layout: Layout, pile: Sequence[Card], four_colour: bool, y: int, words: Words
 ) -> None:
     """The whole pile, bottom card first, each card's depth under it.
 
-    The row below the header holds the top cards and the row in the header the deepest, so
-    a pile that is not deep keeps to one row. Only the top card is drawn whole, outlined and
+    The row in the header, beside the stock, holds a pile that is not deep; a deeper one
+    keeps its deepest cards there and the rest, with the top card, in a row of its own below
+    the header. Only the top card is drawn whole, outlined and
     with its depth in a pill; every other card shows just its corner strip, so nothing but
     the true top looks like the top. A pile too deep for both rows gets closer cards, and
     depths under every second or third card.
@@ -444,13 +507,12 @@ def _deep_pile(
         return
     upper, lower = _pile_rows(words)
     lower = (lower[0], y, lower[2])
-    full = _depth_step()
-    fits = [(w - PILE.width) // full + 1 for _, _, w in (upper, lower)]
+    fits = _pile_fits(words)
     count = len(pile)
-    if count <= fits[1]:
-        split = 0
+    if count <= fits[0]:
+        split = count
     elif count <= sum(fits):
-        split = count - fits[1]
+        split = fits[0]
     else:
         split = round(count * fits[0] / sum(fits))
     for (x, top, width), cards, first in (
@@ -537,24 +599,53 @@ def _tags(seat: SeatView, over: bool, winners: frozenset[str]) -> list[str]:
     return tags
 
 
-def _status_rows(width: int, count: str, tags: Sequence[str], words: Words) -> int:
-    """How many rows the card count and ``tags`` take in a panel ``width`` wide."""
-    rows, x = 1, text_width(count, READ) + 8
+@dataclass(frozen=True, slots=True)
+class _Status:
+    """Where a panel's status goes under the name: the tags' (left, row) after the card
+    count, and the row whose right end holds the score."""
+
+    tags: tuple[tuple[int, int], ...]
+    score_row: int
+
+    @property
+    def rows(self) -> int:
+        return 1 + max([self.score_row, *(row for _, row in self.tags)])
+
+
+def _status(width: int, count: str, tags: Sequence[str], score: str, words: Words) -> _Status:
+    """The card count, the tags and the score in a panel ``width`` wide: the score ends the
+    first row when it fits beside the count, else the second; tags flow around it."""
+    score_w = text_width(score, READ_BOLD) + 12
+    count_w = text_width(count, READ) + 8
+    score_row = 0 if count_w + score_w <= width else 1
+    row, x = 0, count_w
+    places = []
     for tag in tags:
         w = text_width(words(TAG_TEXT[tag]), READ_BOLD) + 2 * PILL_PAD
-        if x + w > width:
-            rows, x = rows + 1, 0
+        while x + w > width - (score_w if row == score_row else 0) and (x or row == score_row):
+            row, x = row + 1, 0
+        places.append((x, row))
         x += w + 8
-    return rows
+    return _Status(tuple(places), score_row)
+
+
+def _score_text(seat: SeatView, words: Words) -> str:
+    return words("picture.table.score", score=number(seat.score, words))
 
 
 def _heading_h(
     seat: SeatView, over: bool, winners: frozenset[str], width: int, words: Words
 ) -> int:
-    """The name row, then as many rows as the card count and the tags need."""
-    count = words.count("picture.cards", seat.hand_size)
-    rows = _status_rows(width, count, _tags(seat, over, winners), words)
-    return line_height(READ_BOLD) + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
+    """The name row, then as many rows as the card count, the tags and the score need.
+
+    The turn's pill goes on the name's row, and the rows are counted as if the hand were
+    two digits long, so a panel keeps its height while the turn goes round and cards come
+    and go."""
+    counts = (words.count("picture.cards", n) for n in (seat.hand_size, 88))
+    count = max(counts, key=lambda text: text_width(text, READ))
+    tags = [t for t in _tags(seat, over, winners) if t != "turn"]
+    rows = _status(width, count, tags, _score_text(seat, words), words).rows
+    return _pill_h() + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
 
 
 class _Panel:
@@ -577,13 +668,16 @@ class _Panel:
         self.over = view.is_over
         self.laid_off = False
 
-    def draw(self, seat: SeatView, plan: _Plan, x: int, y: int, height: int) -> None:
+    def draw(
+        self, seat: SeatView, plan: _Plan, at: tuple[int, int], height: int, heading: int
+    ) -> None:
+        x, y = at
         layout, theme = self.layout, self.layout.theme
         under = len(layout.items)
         left, right = x + PANEL_PAD, x + self.width - PANEL_PAD
         top = y + PANEL_PAD
         self._heading(seat, left, right, top)
-        melds_y = top + _heading_h(seat, self.over, self.winners, right - left, self.words) + 8
+        melds_y = top + heading + 8
         if plan.placed or plan.left_out:
             self._melds(seat, plan, left, melds_y)
         elif not self.over:
@@ -595,50 +689,53 @@ class _Panel:
         layout.rect(box, fill, outline, RADIUS, line=3 if current else 1, under=under)
 
     def _heading(self, seat: SeatView, left: int, right: int, top: int) -> None:
-        """The name and score, then the card count and the tags, wrapping in a narrow panel."""
-        layout, theme = self.layout, self.layout.theme
-        row_h = line_height(READ_BOLD)
-        layout.dot(left + 6, top + row_h // 2, 12, self.colours.get(seat.player, theme.muted))
-        score = layout.label(
-            f"score:{seat.seat}",
-            right,
-            top,
-            self.words("picture.table.score", score=number(seat.score, self.words)),
-            READ_BOLD,
-            theme.text,
-            align="right",
-        )
+        """The name, with the turn's pill at its right when it is this player's turn; then
+        the card count, the other tags and the score, wrapping in a narrow panel. The turn
+        has a place of its own so that panels keep their height as it goes round."""
+        layout, theme, words = self.layout, self.layout.theme, self.words
+        pill_h = _pill_h()
+        name_right = right
+        if seat.is_current and not self.over:
+            text = words(TAG_TEXT["turn"])
+            turn_x = right - text_width(text, READ_BOLD) - 2 * PILL_PAD
+            box = self._tag("turn", seat, turn_x, top, text)
+            name_right = box.x0 - 8
+        name_y = top + PILL_PAD // 2
+        dot_y = name_y + line_height(READ_BOLD) // 2
+        layout.dot(left + 7, dot_y, 14, self.colours.get(seat.player, theme.muted))
         name = display_name(seat.player, self.names)
         layout.label(
             f"name:{seat.seat}",
-            left + 20,
-            top,
+            left + 22,
+            name_y,
             name,
             READ_BOLD,
             theme.text,
-            max_width=score.x0 - 12 - left - 20,
+            max_width=name_right - left - 22,
         )
-        pill_h = _pill_h()
-        y = top + row_h + ROW_GAP
-        count = layout.label(
-            f"cards:{seat.seat}",
-            left,
-            y + PILL_PAD // 2,
-            self.words.count("picture.cards", seat.hand_size),
-            READ,
-            theme.muted,
+        y = top + pill_h + ROW_GAP
+        text_y = y + PILL_PAD // 2
+        score = _score_text(seat, words)
+        count = words.count("picture.cards", seat.hand_size)
+        tags = [t for t in _tags(seat, self.over, self.winners) if t != "turn"]
+        status = _status(right - left, count, tags, score, words)
+        score_y = text_y + status.score_row * (pill_h + ROW_GAP)
+        layout.label(
+            f"score:{seat.seat}", right, score_y, score, READ_BOLD, theme.text, align="right"
         )
-        x = count.x1 + 8
-        for name in _tags(seat, self.over, self.winners):
-            text = self.words(TAG_TEXT[name])
-            accent = name in ACCENT_TAGS
-            ink, fill = (theme.on_accent, theme.accent) if accent else (theme.panel, theme.muted)
-            if x + text_width(text, READ_BOLD) + 2 * PILL_PAD > right:
-                x, y = left, y + pill_h + ROW_GAP
-            box = layout.label(
-                f"{name}:{seat.seat}", x, y, text, READ_BOLD, ink, background=fill, pad=PILL_PAD
-            )
-            x = box.x1 + 8
+        layout.label(
+            f"cards:{seat.seat}", left, text_y, count, READ, theme.muted, max_width=right - left
+        )
+        for tag, (x, row) in zip(tags, status.tags, strict=True):
+            self._tag(tag, seat, left + x, y + row * (pill_h + ROW_GAP), words(TAG_TEXT[tag]))
+
+    def _tag(self, tag: str, seat: SeatView, x: int, y: int, text: str) -> Box:
+        theme = self.layout.theme
+        accent = tag in ACCENT_TAGS
+        ink, fill = (theme.on_accent, theme.accent) if accent else (theme.panel, theme.muted)
+        return self.layout.label(
+            f"{tag}:{seat.seat}", x, y, text, READ_BOLD, ink, background=fill, pad=PILL_PAD
+        )
 
     def _melds(self, seat: SeatView, plan: _Plan, x: int, y: int) -> None:
         layout, theme, size = self.layout, self.layout.theme, plan.size
@@ -648,11 +745,10 @@ class _Panel:
                 CardArt.of(p.card, size, theme.name, self.four_colour, p.slot) for p in meld.cards
             ]
             shown = layout.fan(arts, mx, my, placed.step)
-            badge_h = line_height(READ_BOLD) + BADGE_PAD
             layout.label(
                 f"meld:{meld.id}",
                 mx + 3,
-                my + size.height - badge_h - 3,
+                my + _badge_top(size),
                 str(meld.id),
                 READ_BOLD,
                 theme.on_badge,
@@ -667,7 +763,7 @@ class _Panel:
                     self.laid_off = True
                     colour = self.colours.get(card.placed_by, theme.muted)
                     cx = box.x0 + min(placed.step, size.strip) // 2
-                    layout.dot(cx, box.y1 + 3 + DOT // 2 + 2, DOT, colour)
+                    layout.dot(cx, my + _cards_h(size) + 3 + DOT // 2 + 2, DOT, colour)
         if plan.left_out:
             mx, my = x + plan.more_at[0], y + plan.more_at[1]
             text = _more_text(plan.left_out, self.words)

@@ -237,6 +237,35 @@ def fit(text: str, spec: FontSpec, max_width: int) -> str:
     return ELLIPSIS if text_width(ELLIPSIS, spec) <= max_width else ""
 
 
+SEPARATOR = " · "
+"""Where a title is best broken: between its parts ("Round 3 · Bob went out")."""
+
+
+def break_lines(text: str, spec: FontSpec, max_width: int, most: int = 2) -> list[str]:
+    """``text`` in at most ``most`` lines of ``max_width`` pixels, broken after a " · "
+    when that is enough, else between words (between any two characters in a script
+    written without spaces); only what is left for the last line is cut with an ellipsis."""
+    if text_width(text, spec) <= max_width or most <= 1:
+        return [fit(text, spec, max_width)]
+    head, sep, rest = text.partition(SEPARATOR)
+    if sep and text_width(head, spec) <= max_width:
+        return [head, *break_lines(rest, spec, max_width, most - 1)]
+    cut = _longest_start(text, spec, max_width)
+    return [text[:cut].rstrip(), *break_lines(text[cut:].lstrip(), spec, max_width, most - 1)]
+
+
+def _longest_start(text: str, spec: FontSpec, max_width: int) -> int:
+    """Where the longest start of ``text`` that fits ends: at a space, or after a hyphen,
+    when one is in it."""
+    end = 1
+    while end < len(text) and text_width(text[: end + 1].rstrip(), spec) <= max_width:
+        end += 1
+    if end >= len(text):
+        return end
+    space, hyphen = text.rfind(" ", 0, end + 1), text.rfind("-", 0, end)
+    return max(space, hyphen + 1) if max(space, hyphen) > 0 else end
+
+
 @lru_cache(maxsize=4096)
 def text_mask(text: str, spec: FontSpec) -> Image.Image:
     """The text as an 8-bit coverage mask whose box is its width by the line height."""

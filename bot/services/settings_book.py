@@ -8,10 +8,11 @@ field and nothing in storage. A stored value that no longer fits its field (a re
 retyped or retired setting) is ignored, so an old database never stops anyone from playing.
 
 Each cache is its process's own. A server's settings are read and changed only in the
-process that owns its shard, so its cache is always right. A person's are read by every
-process that shows them a hand: with several processes, a change made through one reaches
-the others' caches only when they restart (the one thing to add, by a notice between them,
-before running more than one process).
+process that owns its shard, so its cache is right while it owns it, and is dropped when
+the shard comes or goes (``SessionManager.load_shards``, ``unload_shards``). A person's
+are read by every process that shows them a hand: with several processes, a change made
+through one reaches the others' caches only when they restart (the one thing to add, by a
+notice between them, before running more than one process).
 """
 
 from __future__ import annotations
@@ -122,3 +123,9 @@ class SettingsBook(Generic[S]):
     def forget(self, owner_id: int) -> None:
         """The owner's data was deleted: read it afresh next time."""
         self._known.pop(owner_id, None)
+
+    def forget_where(self, stale: Callable[[int], bool]) -> None:
+        """Read afresh next time the settings of every owner ``stale`` names (the servers
+        of shards another process held meanwhile, and may have changed)."""
+        for owner_id in [x for x in self._known if stale(x)]:
+            del self._known[owner_id]

@@ -10,6 +10,7 @@ from bot.services.standings import League
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
+    ErasureUnfinished,
     LobbyError,
     NoFreeSeat,
     NoGameHere,
@@ -34,6 +35,7 @@ __all__ = [
     "Brains",
     "ChannelBusy",
     "Committed",
+    "ErasureUnfinished",
     "EventKind",
     "ForgetReport",
     "League",

@@ -54,3 +54,13 @@ class NoFreeSeat(LobbyError):
 class SeatHeld(SessionError):
     """A computer player holds the person's seat since they missed turns; the Take my seat
     back button (or ``/rummy join``) gives it back."""
+
+
+class ErasureUnfinished(Exception):
+    """A person's erasure ended their games in progress (``ended``), then the store refused
+    the rest of it: their data is still stored, and asking again finishes it. Not the
+    person's mistake, so no refusal: a failure whose answer must not say nothing changed."""
+
+    def __init__(self, ended: tuple[int, ...]) -> None:
+        super().__init__(f"games {ended} ended, the erasure itself not stored")
+        self.ended = ended

@@ -76,6 +76,8 @@ class Committed:
     ruleset: Ruleset
     turn_timer: int = 0
     """Minutes a person's turn may take at this table (0: no timer)."""
+    open_seats: bool = False
+    """People not seated may take over the computer players the host added."""
     timed: bool = False
     """The action was played by the turn timer for an absent person."""
     deadline: datetime | None = None

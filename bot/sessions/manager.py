@@ -14,8 +14,15 @@ from typing import Protocol
 
 from bot.rummy import Game, PlayerError, Ruleset
 from bot.sessions.computers import Brains
-from bot.sessions.errors import ChannelBusy, LobbyError, NotAllowed, NotSeated, SessionClosed
-from bot.sessions.events import Listener
+from bot.sessions.errors import (
+    ChannelBusy,
+    ErasureUnfinished,
+    LobbyError,
+    NotAllowed,
+    NotSeated,
+    SessionClosed,
+)
+from bot.sessions.events import Listener, SessionStatus
 from bot.sessions.names import clean_name
 from bot.sessions.rematch import RematchSeats, rematch_seats
 from bot.sessions.restore import restore_game
@@ -166,6 +173,7 @@ class SessionManager:
         placing: bool = False,
         seats: Sequence[NewSeat] = (),
         rematch_of: int | None = None,
+        open_seats: bool = False,
     ) -> Session:
         """Open a table in a channel that has none, with the host in the first seat.
 
@@ -175,6 +183,8 @@ class SessionManager:
 
         ``seed`` fixes the deal (for tests and replays); by default it is random.
         ``turn_timer``: minutes a person's turn may take (0: no timer).
+        ``open_seats``: people not seated may take over the computer players the host adds
+        (a seat a computer plays for a person who left is takeable anyway).
         ``seats``: who sits down at once (the host among them; by default the host alone).
         ``rematch_of``: the finished game whose Play again opens this lobby, noted in the same
         commit, so a game is played again once (else :class:`LobbyError`).
@@ -196,6 +206,7 @@ class SessionManager:
                         at=utc_now(),
                         status=GameStatus.LOBBY,
                         turn_timer=turn_timer,
+                        open_seats=open_seats,
                     )
                     if rematch_of is not None:
                         await repo.claim_rematch(rematch_of, record.id)
@@ -234,11 +245,21 @@ class SessionManager:
             host_name="",
             ruleset=ruleset,
             turn_timer=record.turn_timer,
+            open_seats=record.open_seats,
             placing=placing,
             seats=plan.seats,
             rematch_of=game_id,
         )
         return session, plan
+
+    async def unsee_rematch(self, game_id: int, session: Session) -> None:
+        """The lobby Play again of ``game_id`` opened (``session``) could not be shown:
+        it is called off and Play again of ``game_id`` works again, as if never pressed.
+        Nothing is released while the lobby lives (its cancel failed: it stays, and so does
+        the note that it was opened)."""
+        await session.cancel(session.host_id or 0, moderator=True)
+        async with self._store.unit() as repo:
+            await repo.release_rematch(game_id, session.game_id)
 
     async def stored_game(self, game_id: int) -> GameRecord | None:
         """The stored game ``game_id`` (live or not), as the database has it."""
@@ -260,8 +281,16 @@ class SessionManager:
     async def load_shards(self, shard_ids: Collection[int]) -> int:
         """Open the stored games of the servers on ``shard_ids``, as a restart does (turn
         timers from their stored deadlines, computer players caught up): for a process that
-        has just taken those shards over. Returns how many were opened."""
+        has just taken those shards over. Returns how many were opened. Their servers'
+        settings are read afresh: another process held them meanwhile."""
+        self._forget_settings(frozenset(shard_ids))
         return await self._load(frozenset(shard_ids))
+
+    def _forget_settings(self, shard_ids: frozenset[int]) -> None:
+        count = self.ownership.shard_count
+        self.services.server_settings.forget_where(
+            lambda guild: shard_of(guild, count) in shard_ids
+        )
 
     async def unload_shards(self, shard_ids: Collection[int]) -> int:
         """Drop the sessions of the servers on ``shard_ids`` from this process without
@@ -269,6 +298,7 @@ class SessionManager:
         committed finishes first), and the stored games stay as they are, for the process
         that owns those shards now. Returns how many were dropped."""
         count, ids = self.ownership.shard_count, frozenset(shard_ids)
+        self._forget_settings(ids)  # another process changes them from now on
         async with self._lock:
             leaving = [
                 s for s in list(self._by_game.values()) if shard_of(s.guild_id, count) in ids
@@ -446,11 +476,17 @@ class SessionManager:
         async with self._lock:
             abandoned: list[int] = []
             for session in list(self._sessions.values()):
+                dealt = session.status is SessionStatus.ACTIVE
                 event = await session.forget(user_id)
-                if event is not None and session.closed:
-                    abandoned.append(session.game_id)
-            async with self._store.unit() as repo:
-                report = await repo.forget_user(user_id, utc_now(), shards)
+                if event is not None and session.closed and dealt:
+                    abandoned.append(session.game_id)  # (a lobby called off is no game)
+            try:
+                async with self._store.unit() as repo:
+                    report = await repo.forget_user(user_id, utc_now(), shards)
+            except Exception as error:
+                if abandoned:
+                    raise ErasureUnfinished(tuple(sorted(abandoned))) from error
+                raise
             self.services.personal_settings.forget(user_id)
             await self._store.purge()
         every = tuple(sorted({*abandoned, *report.abandoned_games}))

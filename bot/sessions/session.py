@@ -46,6 +46,7 @@ from bot.sessions.names import clean_name
 from bot.sessions.restore import restore_game
 from bot.sessions.timers import STAND_IN_LEVEL, Timing, TurnTimer
 from bot.storage import (
+    DELETED_NAME,
     GameChanged,
     GameRecord,
     GameStatus,
@@ -57,6 +58,13 @@ from bot.values.league import final_results
 from bot.values.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 
 log = logging.getLogger(__name__)
+
+
+def takeable(seat: Seat, open_seats: bool) -> bool:
+    """Whether someone not seated may take over ``seat``: a computer player's, handed to it
+    by a person who left, or one the host added when they opened those (``open_seats``)."""
+    return seat.kind is SeatKind.COMPUTER and (seat.assisted or open_seats)
+
 
 LEVEL_LIMIT = 16
 PLACING_LIMIT = 10.0
@@ -278,7 +286,9 @@ class Session:
             # Back at the keyboard: the computer player gives the seat back.
             await self._set_seat(player, 0, None)
             return self._event(EventKind.SEAT, player)
-        if player is None and self._record.status is GameStatus.ACTIVE:
+        if self._record.status is GameStatus.ACTIVE:
+            if player is not None:  # (seated by a click of theirs just before this one)
+                raise LobbyError("refusal.lobby.seated")
             return await self._take_over(user_id, clean_name(display_name))
         self._lobby()
         if self.player_of(user_id) is not None:
@@ -291,7 +301,8 @@ class Session:
         """Give up a seat. Before the deal: a host who leaves hands the table to the next
         person seated; with nobody left, the lobby is cancelled. In a dealt game: a computer
         player of ``level`` plays the seat from now on (at once when it is its turn), the
-        person is kept as a leaver (a league forfeit) and may not sit down here again."""
+        person is kept as a leaver (a league forfeit) and may not sit down here again; the
+        last person to leave ends the game instead (abandoned: no league effect)."""
 
         async def work() -> Committed:
             if self._record.status is GameStatus.LOBBY:
@@ -306,8 +317,15 @@ class Session:
         seat = None if player is None else self._seat(player)
         if player is None or seat is None:
             raise NotSeated("refusal.seat.none")
+        # The last person leaving ends the game (no league effect): computers do not play
+        # on for nobody.
+        last = not any(x.kind is SeatKind.HUMAN for x in self.seats if x.player_id != player)
+        now = utc_now()
+        ended: GameStatus | None = None
         async with self._store.unit() as repo:
             await repo.seat_left(self.game_id, seat, level)
+            if last:
+                ended = await repo.abandon_game(self.game_id, now)
         computer = dataclasses.replace(
             seat,
             kind=SeatKind.COMPUTER,
@@ -326,6 +344,9 @@ class Session:
             seats=tuple(computer if x.player_id == player else x for x in self.seats),
             leavers=(*self._record.leavers, user_id),
         )
+        if ended is not None:
+            self._record = dataclasses.replace(self._record, status=ended, finished_at=now)
+            return self._event(EventKind.CANCELLED, player)
         return self._event(EventKind.SEAT, player)
 
     async def _take_over(self, user_id: int, display_name: str) -> Committed:
@@ -333,7 +354,7 @@ class Session:
         or one playing for a person who left) for the rest of the game."""
         if user_id in self._record.leavers:
             raise LobbyError("refusal.seat.left")
-        seat = next((x for x in self.seats if x.kind is SeatKind.COMPUTER), None)
+        seat = self.free_seat()
         if seat is None:
             raise NoFreeSeat("refusal.seat.no_free")
         async with self._store.unit() as repo:
@@ -352,10 +373,11 @@ class Session:
 
     def free_seat(self) -> Seat | None:
         """The seat someone not seated would take over now: the first a computer player
-        holds in a dealt game; None in a lobby, or when people hold every seat."""
+        holds in a dealt game, for a person who left or, when the host opened them, one
+        the host added; None in a lobby, or when none may be taken."""
         if self._record.status is not GameStatus.ACTIVE:
             return None
-        return next((x for x in self.seats if x.kind is SeatKind.COMPUTER), None)
+        return next((x for x in self.seats if takeable(x, self._record.open_seats)), None)
 
     async def kick(self, by_user: int, target: int | str, *, moderator: bool) -> Committed:
         """Take someone out of the lobby: ``target`` is a person's user id, or the player id
@@ -794,6 +816,7 @@ class Session:
             host_id=self.host_id,
             ruleset=self._ruleset,
             turn_timer=self._record.turn_timer,
+            open_seats=self._record.open_seats,
             timed=timed,
             deadline=self.deadline,
             legal=legal,
@@ -909,6 +932,10 @@ class Session:
                     event = await self._remove(user_id, None)
                 elif seated:
                     event = await self._end(None)
+                    # What is shown of the ended game no longer names them.
+                    gone = next(x.player_id for x in self.seats if x.user_id == user_id)
+                    self._replace_seat(gone, display_name=DELETED_NAME)
+                    event = self._event(EventKind.CANCELLED, None)
                 else:
                     if self.host_id == user_id:
                         self._record = dataclasses.replace(self._record, host_id=None)

@@ -23,7 +23,8 @@ given twice: the remainder by integer division, as psycopg reads ``%`` as a plac
 
 _GAME_COLUMNS = (
     "SELECT id, guild_id, channel_id, host_id, ruleset, seed, status, created_at, finished_at,"
-    " season, action_count, snapshot, turn_timer, lobby_channel_id, touched_at, rematch_id"
+    " season, action_count, snapshot, turn_timer, lobby_channel_id, touched_at, rematch_id,"
+    " open_seats"
     " FROM games"
 )
 _GAME_BY_ID = _GAME_COLUMNS + " WHERE id = ?"
@@ -301,6 +302,7 @@ class GameRows(LeagueRows):
                 leavers=tuple(leavers.get(row["id"], ())),
                 touched_at=from_db_time(row["touched_at"]),
                 rematch_id=row["rematch_id"],
+                open_seats=bool(row["open_seats"]),
             )
             for row in rows
         ]

@@ -30,6 +30,7 @@ class LobbyRows(GameRows):
         at: datetime,
         status: GameStatus = GameStatus.ACTIVE,
         turn_timer: int = 0,
+        open_seats: bool = False,
     ) -> GameRecord:
         """Store a new lobby (no snapshot) or dealt game; the channel must have no live game
         (else :class:`DuplicateLiveGame`)."""
@@ -38,7 +39,8 @@ class LobbyRows(GameRows):
         try:
             rows = await self._conn.execute_fetchall(
                 "INSERT INTO games (guild_id, channel_id, host_id, ruleset, seed, status,"
-                " created_at, snapshot, turn_timer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " created_at, snapshot, turn_timer, open_seats)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " RETURNING id",
                 (
                     guild_id,
@@ -50,6 +52,7 @@ class LobbyRows(GameRows):
                     to_db_time(at),
                     snapshot,
                     turn_timer,
+                    int(open_seats),
                 ),
             )
         except Exception as error:

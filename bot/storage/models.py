@@ -63,6 +63,9 @@ class GameRecord:
     """A lobby's last join, leave or added computer (None: none since ``created_at``)."""
     rematch_id: int | None = None
     """The lobby Play again opened from this finished game, once it did."""
+    open_seats: bool = False
+    """Whether people not seated may take over the computer players the host added (a seat
+    a computer plays for a person who left is takeable anyway)."""
 
     @property
     def last_activity(self) -> datetime:

@@ -33,6 +33,18 @@ class RematchRows(Rows):
             "a finished game not played again yet",
         )
 
+    async def release_rematch(self, game_id: int, new_game_id: int) -> bool:
+        """The lobby ``new_game_id`` that Play again of ``game_id`` opened was called off
+        before anyone saw it: Play again of ``game_id`` may open another. False when that
+        lobby was not the one noted."""
+        cursor = await self._conn.execute(
+            "UPDATE games SET rematch_id = NULL WHERE id = ? AND rematch_id = ?",
+            (game_id, new_game_id),
+        )
+        released = cursor.rowcount == 1
+        await cursor.close()
+        return released
+
     async def add_to_queue(
         self, game_id: int, user_id: int, display_name: str, at: datetime
     ) -> bool:

@@ -4,8 +4,9 @@ which notices are due, and whose turn began. Bookkeeping only; nothing here wait
 The table is shown again once a turn is over, not after each of its moves: people watching
 need one picture a turn, and every edit costs a call under Discord's global rate limit. A
 hand is shown again when its owner's turn begins (a new message: the one notification of
-the turn), when that turn is over (tidied to one line, unless the move's own interaction
-did it) and when a round ends.
+the turn), after each of their moves, whatever path it took (the next moves' controls
+within the turn, tidied to one line once it is over; a move from the hand's own controls
+shows this through its interaction) and when a round ends.
 """
 
 from __future__ import annotations
@@ -58,8 +59,10 @@ def _action(messages: GameMessages, event: s.Committed) -> None:
         messages.note_move(actor, (event.action, event.views.get(actor), event.timed))
         if over:
             messages.close_turn(actor)
-            if actor in messages.users:
-                messages.dirty.add(hand_of(actor))
+        if actor in messages.users:
+            # Tidied once the turn is over; within it, the next moves' controls, whatever
+            # path the move took (a move from the DM shows them itself: it claims its hand).
+            messages.dirty.add(hand_of(actor))
     if over:
         messages.dirty.add(TABLE)
     players = tuple(seat.player_id for seat in sorted(event.seats, key=lambda x: x.seat))
@@ -72,6 +75,7 @@ def _action(messages: GameMessages, event: s.Committed) -> None:
         messages.repost_table = live and bool(event.rounds)
     if event.status is s.SessionStatus.FINISHED:
         messages.done = True
+        messages.ending.update(messages.users)  # the end reaches everyone: a new message
     elif over:
         _turn_changed(messages, event)
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+from typing import Any
 
 import discord
 
@@ -18,15 +19,20 @@ from bot import sessions as s
 from bot.i18n import t
 from bot.rummy import GameView, RoundResult
 from bot.sessions.messages import MessageKind
+from bot.sessions.session import takeable
 from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.parts import LOBBY, THREAD
 from cogs.display.pings import NO_MENTIONS
+from cogs.display.seat_changes import played_by_computer
 from cogs.ui import components, present, threads
 from cogs.ui.picture_words import picture_words
 from rendering import render_round_summary, render_score_chart, render_table
+
+ARCHIVED = 50083
+"""Discord's code for a change refused because the thread is archived."""
 
 
 def follow_thread(messages: GameMessages, event: s.Committed) -> None:
@@ -84,7 +90,9 @@ class ChannelPosts:
         view = event.views.get(None) if event is not None else None
         if view is None or event is None:
             return
-        mentions = {p: f"<@{uid}>" for p, uid in messages.users.items()}
+        # A seat a computer plays shows its marked name, as the order of play does.
+        computers = {x.player_id for x in event.seats if played_by_computer(x)}
+        mentions = {p: f"<@{uid}>" for p, uid in messages.users.items() if p not in computers}
         text = present.table_text(
             view,
             messages.names,
@@ -101,7 +109,7 @@ class ChannelPosts:
         words = picture_words(messages.locale)
         picture = await asyncio.to_thread(render_table, view, names=messages.names, words=words)
         live = event.status is s.SessionStatus.ACTIVE
-        free = any(seat.kind is s.SeatKind.COMPUTER for seat in event.seats)
+        free = any(takeable(seat, event.open_seats) for seat in event.seats)
         buttons = (
             components.table_view(messages.game_id, messages.locale, seat_free=free)
             if live
@@ -130,9 +138,13 @@ class ChannelPosts:
         if messages.table_message is not None:
             message = channel.get_partial_message(messages.table_message)
             try:
-                await self.pace()
-                await message.edit(
-                    content=text, attachments=[file], view=buttons, allowed_mentions=NO_MENTIONS
+                await self._edit(
+                    messages,
+                    message,
+                    content=text,
+                    attachments=[file],
+                    view=buttons,
+                    allowed_mentions=NO_MENTIONS,
                 )
                 return
             except discord.NotFound:
@@ -145,6 +157,27 @@ class ChannelPosts:
         self.keeper.keep(messages, MessageKind.TABLE, sent.id)
         if not messages.announcements:
             messages.repost_table = False
+
+    async def _edit(
+        self, messages: GameMessages, message: discord.PartialMessage, **fields: Any
+    ) -> None:
+        """Edit a message of the game's channel. In an archived thread (a moderator, or
+        Discord's quiet timer) nothing can be edited: the bot reopens the thread, as its
+        creator may unless it is locked, and edits again. A locked one refuses (the edit is
+        shown once it is reopened: ``Notifier.on_thread_update``)."""
+        await self.pace()
+        try:
+            await message.edit(**fields)
+            return
+        except discord.HTTPException as error:
+            if error.code != ARCHIVED or messages.thread_id is None:
+                raise
+        for file in fields.get("attachments", ()):
+            file.reset()
+        await self.pace()
+        await threads.reopen(self.client, messages.thread_id)
+        await self.pace()
+        await message.edit(**fields)
 
     async def drop_ping(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
         """The game is over or cancelled: the last turn notice (its mention and its Show my

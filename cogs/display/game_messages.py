@@ -93,6 +93,8 @@ class GameMessages:
     """The lobby, the table, the thread and the hands still to be shown."""
     notify: str | None = None
     """The player whose turn just began, to be told with a fresh message."""
+    ending: set[str] = field(default_factory=set)
+    """Players still to be told, with a new message, that the game is over."""
     repost_table: bool = False
     """A new round was dealt: the table is posted anew below its summary."""
     collapsed: set[str] = field(default_factory=set)

@@ -100,7 +100,8 @@ async def dm_hand(
     look: PersonalSettings = UNCHOSEN,
 ) -> tuple[Hand, bool]:
     """The hand message in ``player``'s DMs and whether it is the tidied one: whole (picture,
-    controls, what happened since their last turn) during their turn, or when ``whole``;
+    controls, what happened since their last turn) during their turn, or when ``whole`` (a
+    game over is always its lines);
     else tidied to its lines. ``ended``: the turn this message served is over, even if the
     next one is the same player's (it begins with a new message)."""
     if view is None:
@@ -108,7 +109,9 @@ async def dm_hand(
     if held_seat(messages.latest, player) and not view.is_over:
         content, take_back = held_hand(messages.game_id, loc)
         return (content, None, take_back), False
-    if whole or (view.current == player and legal and not view.is_over and not ended):
+    if (whole and not view.is_over) or (
+        view.current == player and legal and not view.is_over and not ended
+    ):
         lines = recent.for_player(messages, player, loc)
         hand = await hand_message(
             messages.game_id, view, legal, messages.names, loc, recent_lines=lines, look=look
@@ -172,7 +175,7 @@ class Hands:
             notify = held_seat(event, player)  # told by a new message that the seat is held
         quiet = notify and self.at_keyboard(messages, player, user_id)
         if player in messages.dm_closed:
-            if notify and not quiet:
+            if notify and not quiet and player not in messages.ending:  # (the channel shows it)
                 text = None
                 if held_seat(event, player):
                     text = t("seat.held_ping", messages.locale, mention=f"<@{user_id}>")
@@ -293,6 +296,7 @@ class Hands:
                     file=file or discord.utils.MISSING,
                     view=buttons or discord.utils.MISSING,
                     wait=True,
+                    silent=not notify,
                 )
         if sent is None:
             file = _again(file)
@@ -303,6 +307,7 @@ class Hands:
                     content,
                     file=file or discord.utils.MISSING,
                     view=buttons or discord.utils.MISSING,
+                    silent=not notify,  # a first hand while another plays: no alert
                 )
             except discord.Forbidden as error:
                 if error.code != DM_CLOSED and error.status != 403:

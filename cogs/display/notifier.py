@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -14,8 +15,9 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.app import RummyBot
-from bot.i18n import catalog_locale
+from bot.i18n import catalog_locale, t
 from bot.infrastructure.background import wait_at_most
+from bot.rummy import Ruleset
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
 from cogs.display.channel import ChannelPosts, follow_thread
@@ -23,9 +25,12 @@ from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hands
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import PACE, Pacer
-from cogs.display.parts import Part
+from cogs.display.parts import TABLE, Part
 from cogs.display.pings import Pings
 from cogs.display.worker import Worker
+from cogs.ui import present
+
+log = logging.getLogger(__name__)
 
 
 class Notifier(commands.Cog):
@@ -43,6 +48,8 @@ class Notifier(commands.Cog):
         self.gone: set[int] = set()
         """Games whose channel or server is gone: nothing more is shown of them."""
         self.keeper = MessageKeeper(bot.sessions, bot.services.messages)
+        self.closing: set[asyncio.Task[None]] = set()
+        """Last edits of games whose thread is gone (kept until done)."""
         self.quiet_users: set[int] = set()
         """People who chose to be notified of their turn only when away."""
         pings = Pings(self.pace, self.keeper)
@@ -157,7 +164,7 @@ class Notifier(commands.Cog):
                 else:
                     messages.collapsed.discard(player)
             # A turn that begins with the player's own move still gets its new message.
-            if not newer and messages.notify != player:
+            if not newer and messages.notify != player and player not in messages.ending:
                 messages.dirty.discard(key)
                 messages.news.discard(player)
         if messages.dirty or messages.announcements:
@@ -186,9 +193,11 @@ class Notifier(commands.Cog):
             messages.channel_id = thread_id
             messages.lobby_channel_id = lobby_channel_id
 
-    def abandon(self, game_id: int) -> None:
+    def abandon(self, game_id: int, gone_channel: int | None = None) -> None:
         """The game's channel or server is gone: stop showing it at once, its pending
-        posts and DMs included, and ignore what its last commits still tell."""
+        posts and DMs included, and ignore what its last commits still tell. When only its
+        thread went (``gone_channel``), its lobby message in the channel says so and loses
+        its buttons, which would look live."""
         self.gone.add(game_id)
         messages = self.games.pop(game_id, None)
         if messages is None:
@@ -196,6 +205,46 @@ class Notifier(commands.Cog):
         for task in (messages.task, messages.channel_task):
             if task is not None:
                 task.cancel()
+        if gone_channel is not None and messages.lobby_channel_id not in (None, gone_channel):
+            task = asyncio.create_task(self._thread_gone(messages), name=f"gone-{game_id}")
+            self.closing.add(task)
+            task.add_done_callback(self.closing.discard)
+
+    async def _thread_gone(self, messages: GameMessages) -> None:
+        where = messages.lobby_channel_id
+        record = await self.manager.stored_game(messages.game_id)
+        if record is None or where is None or messages.lobby_message is None:
+            return
+        loc = messages.locale
+        players = present.seat_names(record.seats, loc)
+        host = next((x.display_name for x in record.seats if x.user_id == record.host_id), None)
+        ruleset = Ruleset.from_json(record.ruleset)
+        text = present.fit(
+            [
+                present.lobby_text(ruleset, players, host, loc, state="cancelled"),
+                t("lobby.thread_gone", loc),
+            ]
+        )
+        channel = self.bot.get_partial_messageable(where, guild_id=messages.guild_id)
+        try:
+            await self.pace()
+            await channel.get_partial_message(messages.lobby_message).edit(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: its lobby message stays as it was: %s", messages.game_id, error)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A game's thread was reopened (a moderator, or a message): the table shows the
+        game as it is now, whatever it could not show while the thread was archived."""
+        if payload.data.get("thread_metadata", {}).get("archived", True):
+            return
+        for messages in self.games.values():
+            if messages.thread_id == payload.thread_id and not messages.done:
+                messages.dirty.add(TABLE)
+                messages.retry_at.pop(TABLE, None)
+                self.worker.wake(messages)
 
     # --- the listener ---------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.ui import components
+from cogs.ui.present import as_text
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -42,7 +43,11 @@ class Pings:
             return
         await self.pace()
         await channel.send(
-            t("timer.replaced" if what == "replaced" else "timer.back", messages.locale, name=who),
+            t(
+                "timer.replaced" if what == "replaced" else "timer.back",
+                messages.locale,
+                name=as_text(who),
+            ),
             allowed_mentions=NO_MENTIONS,
         )
 

@@ -19,6 +19,7 @@ from bot.i18n import t
 from bot.values.seats import Seat, SeatKind
 from cogs.display.game_messages import GameMessages
 from cogs.display.parts import hand_of
+from cogs.ui.present import as_text
 from cogs.ui.seat_items import SeatButton
 
 
@@ -57,7 +58,7 @@ def seat_changed(
     current = view is not None and view.current == player and not view.is_over
     if seat.kind is SeatKind.COMPUTER:
         # Left: the person's last hand message says so, without controls.
-        messages.notices.append((t("seat.left", loc, name=seat.display_name), "said", 0))
+        messages.notices.append((t("seat.left", loc, name=as_text(seat.display_name)), "said", 0))
         if previous is not None:
             messages.released[player] = (previous, messages.hand_messages.get(player))
             _forget_hand(messages, player)
@@ -76,7 +77,7 @@ def seat_changed(
         return False
     # Taken over: a new person's hand, sent like any player's.
     old = before_names.get(player, seat.display_name)
-    text = t("seat.taken", loc, name=seat.display_name, seat=old)
+    text = t("seat.taken", loc, name=as_text(seat.display_name), seat=as_text(old))
     messages.notices.append((text, "said", 0))
     _forget_hand(messages, player)
     messages.dirty.add(hand_of(player))

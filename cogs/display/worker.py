@@ -185,15 +185,18 @@ class Worker:
                     continue
                 tried = True
                 messages.dirty.discard(key)
-                notify = messages.notify == player
-                if notify:
+                turn = messages.notify == player
+                if turn:
                     messages.notify = None
+                notify = turn or player in messages.ending
                 if not await self._guard(
                     messages, key, self.hands.show(messages, channel, player, notify)
                 ):
                     messages.dirty.add(key)
-                    if notify and messages.notify is None:
+                    if turn and messages.notify is None:
                         messages.notify = player
+                elif notify:
+                    messages.ending.discard(player)  # (an end noted meanwhile waits its pass)
         finally:
             messages.showing_hands = False
         return tried

@@ -6,15 +6,19 @@ the write-ahead log, and the answer says what was erased."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
+from bot import sessions as s
 from bot.i18n import locale_of, t, tn
 from cogs.flows import resolve
 from cogs.ui.client import Interaction
 from cogs.ui.replies import Refused, guarded, send
+
+log = logging.getLogger(__name__)
 
 CONFIRM_SECONDS = 120.0
 """How long the confirmation button stays usable."""
@@ -46,8 +50,13 @@ class _ConfirmButton(discord.ui.Button[Confirm]):
 
 async def forget_me(interaction: Interaction) -> None:
     async def erase(click: Interaction) -> str:
-        report = await resolve.manager(click).forget_user(click.user.id)
         loc = locale_of(click)
+        try:
+            report = await resolve.manager(click).forget_user(click.user.id)
+        except s.ErasureUnfinished as unfinished:
+            log.error("could not finish an erasure", exc_info=unfinished.__cause__)
+            games = tn("unit.erased_games", len(unfinished.ended), loc)
+            return t("erase.me.unfinished", loc, games=games)
         return t(
             "erase.me.done",
             loc,

@@ -46,7 +46,10 @@ def lobby_text_of(session: s.Session, loc: str, state: str = "open") -> str:
     )
 
 
-async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: int = 0) -> None:
+async def create_lobby(
+    interaction: Interaction, ruleset: Ruleset, turn_timer: int = 0, *, open_seats: bool = False
+) -> None:
+    """``open_seats``: people not seated may take over the computer players the host adds."""
     loc = locale_of(interaction, public=True)
     if interaction.guild_id is None or interaction.channel_id is None:
         raise Refused("error.guild_only")
@@ -78,6 +81,7 @@ async def create_lobby(interaction: Interaction, ruleset: Ruleset, turn_timer: i
                 ruleset=ruleset,
                 turn_timer=turn_timer,
                 placing=threaded,
+                open_seats=open_seats,
             )
         except BaseException:
             display.pending_channels.discard(interaction.channel_id)

@@ -9,9 +9,12 @@ import asyncio
 import logging
 from typing import Any
 
+import discord
+
 from bot import sessions as s
 from bot.i18n import locale_of
 from bot.rummy import Action, GameView
+from bot.rummy.errors import PlayerError
 from bot.services.personal_settings import UNCHOSEN, PersonalSettings
 from bot.sessions.messages import MessageKind
 from cogs.display.game_messages import GameMessages, Hook
@@ -150,7 +153,16 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
         dm: tuple[int, int] | None = None
         seq: int | None = None
         try:
-            event = await session.apply(player, action, turn=turn)
+            try:
+                event = await session.apply(player, action, turn=turn)
+            except PlayerError:
+                if in_dm:
+                    seq = session.seq
+                    brought = await _bring_up_to_date(interaction, session, player)
+                    if brought is not None:
+                        dm, tidied = brought
+                        shown = True
+                raise
             with after_commit("error.after_commit.move"):
                 seq = event.seq
                 messages = display.messages_of(game_id, session.guild_id, session.channel_id)
@@ -187,6 +199,42 @@ async def hand_move(interaction: Interaction, game_id: int, turn: int, action: A
                 display.release(game_id, key, shown=shown, dm=dm, seq=seq, tidied=tidied)
 
     await guarded(interaction, work, lambda: names_of(session_ref[0] if session_ref else None))
+
+
+async def _bring_up_to_date(
+    interaction: Interaction, session: s.Session, player: str
+) -> tuple[tuple[int, int], bool] | None:
+    """A refused control of a DM hand was out of date (a typed move, a timer or another
+    path moved on): its message shows what its owner may do now, through the click's own
+    answer (free of the global rate limit). Returns the message so edited, if it was, and
+    whether it is tidied to its line."""
+    message = interaction.message
+    if message is None or interaction.channel_id is None:
+        return None
+    display = notifier(interaction)
+    messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
+    if messages.hand_messages.get(player) != (interaction.channel_id, message.id):
+        return None  # an older hand message: its turn's tidying is its own
+    await display.caught_up(session.game_id, session.seq)
+    live = session.status is s.SessionStatus.ACTIVE
+    (content, file, view), tidied = await dm_hand(
+        messages,
+        session.view(player) if live else None,
+        list(session.legal_actions(player)) if live else [],
+        player,
+        locale_of(interaction),
+        look=await look_of(interaction),
+    )
+    if content is None:
+        return None
+    try:
+        await interaction.edit_original_response(
+            content=content, attachments=[file] if file is not None else [], view=view
+        )
+    except discord.HTTPException:
+        return None
+    display.remember_hook(session.game_id, player, interaction, message.id)
+    return (interaction.channel_id, message.id), tidied
 
 
 async def hand_pick(interaction: Interaction, game_id: int, turn: int, code: str) -> None:

@@ -41,6 +41,37 @@ CHOICE_LIMIT = 100
 
 _BUILDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
 """Where replays are built, one at a time."""
+WAITING_LIMIT = 4
+"""Replays at most waiting for the builder or being built in the process: beyond, a request
+is refused rather than queued, so a burst of requests cannot hold the builder for long."""
+
+
+class _Builds:
+    """The replays being made now: one at a time per person, one per game and channel
+    (the same picture twice in a channel helps nobody), and at most :data:`WAITING_LIMIT`
+    in all."""
+
+    def __init__(self) -> None:
+        self.people: set[int] = set()
+        self.channels: set[tuple[int, int]] = set()
+
+    def claim(self, user_id: int, channel_id: int, game_id: int) -> None:
+        """Refuse a request these limits forbid, else count it until :meth:`done`."""
+        if user_id in self.people:
+            raise Refused("refusal.replay.yours_waiting")
+        if (channel_id, game_id) in self.channels:
+            raise Refused("refusal.replay.channel_waiting", game=game_id)
+        if len(self.people) >= WAITING_LIMIT:
+            raise Refused("refusal.replay.busy")
+        self.people.add(user_id)
+        self.channels.add((channel_id, game_id))
+
+    def done(self, user_id: int, channel_id: int, game_id: int) -> None:
+        self.people.discard(user_id)
+        self.channels.discard((channel_id, game_id))
+
+
+_BUILDS = _Builds()
 
 
 async def post_replay(interaction: Interaction, game_id: int) -> None:
@@ -51,18 +82,25 @@ async def post_replay(interaction: Interaction, game_id: int) -> None:
         if not 1 <= game_id <= LARGEST_ID:  # a modified client; no game has that number
             raise Refused("refusal.replay.unknown", game=game_id)
         found = await _finished(interaction, guild_id, game_id)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        loop = asyncio.get_running_loop()
+        where = interaction.channel_id or 0
+        _BUILDS.claim(interaction.user.id, where, game_id)
         try:
-            words = picture_words(locale_of(interaction, public=True))
-            built = await loop.run_in_executor(_BUILDER, partial(build, found, words))
-        except ReplayTooLong as error:
-            raise Refused("refusal.replay.too_long", game=game_id, rounds=error.rounds) from None
-        # The first follow-up fills the private "thinking" answer; the next one is public.
-        await send(interaction, t("replay.posted", locale_of(interaction), game=game_id))
-        picture = discord.File(io.BytesIO(built.gif), filename=FILENAME)
-        text = replay_text(found, built, locale_of(interaction, public=True))
-        await send(interaction, text, ephemeral=False, file=picture)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            loop = asyncio.get_running_loop()
+            try:
+                words = picture_words(locale_of(interaction, public=True))
+                built = await loop.run_in_executor(_BUILDER, partial(build, found, words))
+            except ReplayTooLong as error:
+                raise Refused(
+                    "refusal.replay.too_long", game=game_id, rounds=error.rounds
+                ) from None
+            # The first follow-up fills the private "thinking" answer; the next one is public.
+            await send(interaction, t("replay.posted", locale_of(interaction), game=game_id))
+            picture = discord.File(io.BytesIO(built.gif), filename=FILENAME)
+            text = replay_text(found, built, locale_of(interaction, public=True))
+            await send(interaction, text, ephemeral=False, file=picture)
+        finally:
+            _BUILDS.done(interaction.user.id, where, game_id)
 
     await guarded(interaction, work)
 

@@ -16,6 +16,7 @@ from bot.i18n import locale_of, t
 from cogs.flows import lobby as lobby_flows
 from cogs.flows import resolve
 from cogs.ui.client import Interaction
+from cogs.ui.present import as_text
 from cogs.ui.queue import queue_answer
 from cogs.ui.replies import after_commit, guarded, send
 from cogs.ui.seat_items import SeatButton
@@ -62,7 +63,7 @@ async def join_running(interaction: Interaction, session: s.Session) -> None:
         await lobby_flows.join_running_without_seat(interaction, session)
         return
     with after_commit("error.after_commit.lobby"):
-        await send(interaction, t("seat.you_took", loc, seat=free.display_name))
+        await send(interaction, t("seat.you_took", loc, seat=as_text(free.display_name)))
 
 
 async def leave_running(interaction: Interaction, session: s.Session) -> None:
@@ -73,9 +74,13 @@ async def leave_running(interaction: Interaction, session: s.Session) -> None:
         if answer is not None:
             await send(interaction, answer)
             return
-    await session.leave(interaction.user.id)
+    event = await session.leave(interaction.user.id)
     with after_commit("error.after_commit.lobby"):
-        await send(interaction, t("seat.you_left", locale_of(interaction)))
+        last = event.kind is s.EventKind.CANCELLED
+        await send(
+            interaction,
+            t("seat.you_left_last" if last else "seat.you_left", locale_of(interaction)),
+        )
 
 
 async def seat_button(interaction: Interaction, verb: str, game_id: int) -> None:

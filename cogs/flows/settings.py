@@ -61,6 +61,9 @@ async def server_settings(
         changes["threads"] = threads
     if variant is not None or options:
         chosen = variant if variant is not None else current.variant
+        # Refused in /rummy new's words: the option as the command names it, and the
+        # variants that have it.
+        check_variant_options(chosen, dict(options or {}), loc)
         rules = dict(options or {})
         if variant is None:
             rules = {**current.options_for(chosen), **rules}

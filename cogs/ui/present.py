@@ -32,12 +32,16 @@ from bot.rummy import (
     TakeDiscard,
     parse_action,
 )
-from bot.rummy.melds import Reading, Slot
+from bot.rummy.melds import MeldKind, Reading, Slot
 from bot.sessions import Seat, SeatKind
 from cogs.ui import positions
 from cogs.ui.rule_words import rules_lines
 
 MESSAGE_LIMIT = 2000
+PHONE_TEXT = 600
+"""About what a phone shows of a message without scrolling: a table text longer than this
+is told shorter (melds by owner, runs as their ends, stock draws unsaid), losing nothing
+the picture shows."""
 """Discord refuses message content longer than this."""
 VALUE_LIMIT = 100
 """Discord's limit for a select option's value, label and a custom id."""
@@ -313,6 +317,26 @@ def meld_line(
     return f"#{meld.id} ({name_of(meld.owner, names, markdown=markdown)}): {cards}"
 
 
+def meld_cards(meld: TableMeld, loc: str | None = None) -> str:
+    """A meld's cards, a run without jokers as its ends: ``4♥–7♥``."""
+    shown = [slot_text(p.slot, loc) for p in meld.cards]
+    plain = not any("=" in text for text in shown)
+    if meld.kind is MeldKind.RUN and plain and len(shown) >= 4:
+        return f"{shown[0]}–{shown[-1]}"
+    return " ".join(shown)
+
+
+def melds_by_owner(view: GameView, names: Mapping[str, str], loc: str | None = None) -> list[str]:
+    """Every meld with its number, one line per player who made melds, in seat order."""
+    lines = []
+    for seat in view.seats:
+        mine = [m for m in view.melds if m.owner == seat.player]
+        if mine:
+            melds = " · ".join(f"#{m.id} {meld_cards(m, loc)}" for m in mine)
+            lines.append(f"{name_of(seat.player, names)}: {melds}")
+    return lines
+
+
 def table_text(
     view: GameView,
     names: Mapping[str, str],
@@ -322,7 +346,26 @@ def table_text(
     mentions: Mapping[str, str] | None = None,
 ) -> str:
     """The table in words: turn, order of play, piles, scores, every move since the current
-    player's previous turn (``recent``, one line a turn) and every meld with its number."""
+    player's previous turn (``recent``, one line a turn) and every meld with its number.
+
+    Longer than :data:`PHONE_TEXT`, it is told shorter: the melds by owner, a run as its
+    ends, and "drew from the stock" left out of a turn that did more (a turn that took
+    nothing from the pile drew from the stock)."""
+    full = _table_lines(view, names, loc, recent, mentions, brief=False)
+    if len("\n".join(full)) <= PHONE_TEXT:
+        return fit(full)
+    return fit(_table_lines(view, names, loc, recent, mentions, brief=True))
+
+
+def _table_lines(
+    view: GameView,
+    names: Mapping[str, str],
+    loc: str,
+    recent: Sequence[str],
+    mentions: Mapping[str, str] | None,
+    *,
+    brief: bool,
+) -> list[str]:
     lines = [
         "**"
         + t(
@@ -352,6 +395,9 @@ def table_text(
             discard=tn("unit.cards", view.discard_size, loc),
         )
     )
+    dealer = next((seat.player for seat in view.seats if seat.is_dealer), None)
+    if dealer is not None and not view.is_over:
+        lines.append(t("table.dealer", loc, player=name_of(dealer, names)))
     if view.discard:
         if view.ruleset.deep_discard:
             lines.append(t("table.pile", loc, cards=cards_text(view.discard)))
@@ -361,13 +407,17 @@ def table_text(
     if recent:
         if view.current is not None and not view.is_over:
             lines.append(t("table.since", loc, player=name_of(view.current, names)))
-        lines.extend(recent)
+        drew = f"{t('recent.draw', loc)}, "
+        lines.extend(line.replace(drew, "") if brief else line for line in recent)
     if view.melds:
         lines.append(t("table.melds", loc))
-        lines.extend(meld_line(m, names, loc) for m in view.melds)
+        if brief:
+            lines.extend(melds_by_owner(view, names, loc))
+        else:
+            lines.extend(meld_line(m, names, loc) for m in view.melds)
     else:
         lines.append(t("table.no_melds", loc))
-    return fit(lines)
+    return lines
 
 
 def scores_line(view: GameView, names: Mapping[str, str], loc: str) -> str:

@@ -165,9 +165,12 @@ async def guarded(
     interaction: Interaction,
     work: Callable[[], Awaitable[None]],
     names: Callable[[], Mapping[str, str] | None] | None = None,
+    *,
+    unexpected: str = "error.unexpected",
 ) -> None:
     """Run a callback's ``work`` (once its options are in range); every failure ends in
-    an answer to the person."""
+    an answer to the person: a bug's in the words of ``unexpected`` (what stayed as it was:
+    the game, or for a settings change the settings)."""
     try:
         check_options(interaction)
         await work()
@@ -185,9 +188,9 @@ async def guarded(
     except LeaseLost as error:
         log.warning("interaction %s refused: %s", interaction.id, error)
         await refuse(interaction, error)
-    except Exception as error:
+    except Exception:
         log.exception("interaction %s failed", interaction.id)
-        await refuse(interaction, error)
+        await refuse_text(interaction, t(unexpected, locale_of(interaction)))
 
 
 def png(data: bytes, name: str) -> discord.File:

@@ -61,6 +61,12 @@ async def start(interaction: Interaction, message_id: int, name: str) -> discord
     return await message.create_thread(name=name, auto_archive_duration=HIDE_AFTER)
 
 
+async def reopen(client: discord.Client, thread_id: int) -> None:
+    """Unarchive the game's thread while its game is shown there (its creator may, unless a
+    moderator locked it). Raises :class:`discord.HTTPException` when Discord refuses."""
+    await client.http.edit_channel(thread_id, archived=False)
+
+
 async def archive(client: discord.Client, thread_id: int) -> None:
     """Archive the game's thread once everything of it is shown; people can still read it
     and talk on (a message reopens it), and it leaves the channel's list."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tests.discord.fake import FakeDiscord, Response, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
+from tests.sessions.conftest import store_of
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -82,3 +83,52 @@ async def test_forget_server_needs_manage_server_and_erases_the_server(
         assert done == "Done: 1 game of this server and its league are erased."
         assert table.sessions.get(table.here.id) is None
         assert _traces(bots.path, zeb) == []
+
+
+async def test_an_erasure_the_database_refuses_says_what_it_did_and_a_retry_finishes_it(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    """The game in progress is ended, then the database refuses the erasure's writes: the
+    answer says the game ended and the erasure is not finished (not that nothing changed),
+    the ended table no longer names the person, and asking again finishes it."""
+    async with bots.table(NAME, "bob") as table:
+        await deal(table)
+        zeb, _ = table.players
+        thread = table.here
+        store = store_of(table.sessions)
+        async with store.transaction() as conn:
+            await conn.execute(
+                "CREATE TRIGGER refuse BEFORE UPDATE OF user_id ON seats"
+                " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        asked = await table.answer(zeb, "rummy forget-me")
+        said = await _confirm(table, zeb, asked, "Forget me")
+        assert said.startswith("Not finished: 1 game in progress ended"), said
+        assert "The game is unchanged" not in said
+        assert [r.getMessage() for r in cog_problems] == ["could not finish an erasure"]
+        cog_problems.clear()
+        shown = next(
+            m
+            for m in reversed(fake.messages(thread))
+            if any(a.filename == "table.png" for a in m.attachments)
+        )
+        await eventually(lambda: "cancelled" in shown.content.lower())
+        assert NAME not in shown.content
+        async with store.transaction() as conn:
+            await conn.execute("DROP TRIGGER refuse")
+        asked = await table.answer(zeb, "rummy forget-me")
+        said = await _confirm(table, zeb, asked, "Forget me")
+        assert said.startswith("Done: 0 games in progress ended, 1 seat renamed"), said
+        assert not _traces(bots.path, zeb)
+
+
+async def test_a_lobby_called_off_by_an_erasure_is_no_game_in_progress(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table(NAME) as table:
+        (zeb,) = table.players
+        await table.answer(zeb, "rummy new", variant="classic")
+        asked = await table.answer(zeb, "rummy forget-me")
+        said = await _confirm(table, zeb, asked, "Forget me")
+        assert said.startswith("Done: 0 games in progress ended"), said
+        assert table.sessions.get(table.here.id) is None

@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 import re
 
+from bot.sessions import Brains
 from tests.discord.fake import Channel, FakeDiscord, Message, User
-from tests.discord.helpers import Bots, bots, cog_problems
+from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -79,3 +80,47 @@ async def test_markup_names_show_as_text_and_ping_nobody(
             assert not message.pinged(zed)
         # The thread's name is plain text: the host's name as they wrote it.
         assert LINK in table.here.name
+
+
+async def test_seat_notices_show_names_as_text(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    """Leaving, taking over a seat and missing turns: every notice and answer naming the
+    people shows their names as text."""
+    guild = fake.add_guild("Cards")
+    channel = guild.add_text_channel("rummy")
+    zed = fake.add_user("zed")
+    link = fake.add_user(LINK)
+    bold = fake.add_user(BOLD)
+    mention = fake.add_user(f"<@{zed.id}>")
+    async with bots.seat(guild, channel, [link, bold], brains=Brains(delay=0)) as table:
+        await deal(table, target=5)
+        session = table.session()
+        seq = session.seq
+        await session.leave(link.id)  # the seat goes to a computer player, and is takeable
+        await eventually(lambda: session.seq > seq)
+        await eventually(lambda: _said(table, "left; a computer plays"))
+        shown = table.table_message()
+        assert shown is not None
+        await eventually(lambda: any(":seat:take:" in c for c in shown.custom_ids()))
+        took = await fake.click(mention, shown, shown.button("Take a seat")["custom_id"])
+        await took.wait_until(lambda i: any("took over" in m.content for m in i.messages), 10)
+        await eventually(lambda: _said(table, "takes over the seat of"))
+        answers = [m.content for m in took.messages]
+        player = session.player_of(bold.id)
+        assert player is not None
+        seq = session.seq
+        await session.miss_turn(player, limit=1, stand_in="normal")
+        await eventually(lambda: _said(table, "missed three turns"))
+        sent = [m.content for m in bot_messages(fake, table.here)] + answers
+        for content in sent:
+            assert raw_markup(content, zed) == [], content
+        said = "\n".join(sent)
+        assert "\\[Rules](https://evil.co/x) left" in said, said
+        assert f"<\u200b@\u200b{zed.id}> takes over the seat of 🤖 \\[Rules]" in said, said
+        assert "You took over the seat of \\[Rules]" in said, said
+        assert "\\*\\*bold\\*\\* @\u200beveryone missed three turns" in said, said
+
+
+def _said(table: Table, text: str) -> bool:
+    return any(text in m.content for m in bot_messages(table.fake, table.here))

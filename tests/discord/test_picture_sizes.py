@@ -1,10 +1,11 @@
-"""The pictures people see keep their size, as Discord receives them: a picture that changes
-size between two edits makes the message, and the menus under it, jump.
+"""The pictures people see change size only when they must, as Discord receives them: a
+picture that changes size between two edits makes the message, and the menus under it, jump.
 
 A four-player classic game is played to its end by slash commands; every table and hand
-picture the bot uploads is read back from the fake Discord. Each round's tables share one
-size, and so does every hand (a classic hand never passes 18 cards, so its frame never needs
-a second row)."""
+picture the bot uploads is read back from the fake Discord. A round's tables only grow, as
+melds are made, and never past 0.65 of their width (the game's last table, which gives the
+result, may differ); every hand keeps one size (a classic hand never passes 18 cards, so
+its frame never needs a second row)."""
 
 from __future__ import annotations
 
@@ -34,10 +35,10 @@ def test_png_size_reads_the_header() -> None:
     assert png_size(header) == (960, 449)
 
 
-async def test_table_and_hand_pictures_keep_one_size(
+async def test_tables_only_grow_in_a_round_and_hands_keep_one_size(
     bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
-    tables: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    tables: dict[int, list[tuple[int, int]]] = defaultdict(list)
     uploads: dict[str, int] = defaultdict(int)
     hands: set[tuple[int, int]] = set()
 
@@ -48,7 +49,8 @@ async def test_table_and_hand_pictures_keep_one_size(
             if attachment.filename == "table.png":
                 found = re.search(r"round (\d+)", message.content)
                 assert found, message.content
-                tables[int(found[1])].add(png_size(attachment.data))
+                if "Game over" not in message.content:
+                    tables[int(found[1])].append(png_size(attachment.data))
             elif attachment.filename == "hand.png":
                 hands.add(png_size(attachment.data))
             else:
@@ -67,5 +69,8 @@ async def test_table_and_hand_pictures_keep_one_size(
     assert uploads["hand.png"] >= 8
     assert tables, "no table picture was shown"
     for number, sizes in tables.items():
-        assert len(sizes) == 1, f"round {number} showed tables of {sorted(sizes)}"
+        heights = [height for _, height in sizes]
+        assert heights == sorted(heights), f"round {number} showed tables of {sizes}"
+        assert {width for width, _ in sizes} == {960}
+        assert max(heights) <= 0.65 * 960
     assert len(hands) == 1, f"hands were shown at {sorted(hands)}"

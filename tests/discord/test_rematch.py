@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 import time
 
-from bot.sessions import SessionStatus
-from tests.discord.fake import Channel, FakeDiscord, Message, User
+from bot.sessions import Committed, SessionStatus
+from tests.discord.fake import ApiError, Channel, FakeDiscord, Message, RequestRecord, User
 from tests.discord.helpers import (
     Bots,
     Table,
@@ -90,10 +90,15 @@ async def test_play_again_after_a_restart_seats_the_table_and_the_queue_and_star
         told = [m for m in fake.messages(new_thread) if m.pinged(cat)]
         assert told
         assert "a seat is yours" in told[0].content
+        # The last game's other player hears it too, in that same one message.
+        assert told[0].pinged(ann)
+        assert not told[0].pinged(bob)
+        assert "the game is on again here" in told[0].content
         assert new.ruleset.target == 1
-        # A second click opens nothing more, and says why.
+        # A second click opens nothing more, says why, and leads to the new table.
         said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
         assert "played again already" in said, said
+        assert f"<#{new_thread.id}>" in said, said
         assert len(again.sessions.sessions) == 1
         # The host starts it with the usual Start.
         await clicked(fake, bob, lobby, f"rummy:lobby:start:{new.game_id}")
@@ -210,3 +215,93 @@ async def test_play_again_where_a_table_is_open_already_says_so_and_changes_noth
         # A player can, once the channel is free: the lobby is the command's channel's.
         said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
         assert f"A new table is open in <#{table.channel.id}>" in said, said
+
+
+async def _finished_without_thread(table: Table) -> tuple[int, Message]:
+    """A one-round game played to its end in the table's channel (threads off): its id
+    and the result message that carries Play again."""
+    await table.threads_off()
+    await deal(table, target=1)
+    game_id = table.session().game_id
+    await play_to_end(table)
+    final = await table.fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+    return game_id, final
+
+
+async def test_play_again_is_refused_to_whom_the_server_does_not_let_open_tables(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = bots.fake
+    async with bots.table("ann", "bob") as table:
+        ann, bob = table.players
+        game_id, final = await _finished_without_thread(table)
+        dealers = table.guild.add_role("dealers")
+        table.guild.set_member_roles(ann, [dealers])
+        said = await table.text(table.guild.owner, "rummy settings", role=dealers)
+        assert f"Only members of <@&{dealers.id}>" in said
+        said = await clicked(fake, bob, final, f"rummy:again:{game_id}")
+        assert f"only members of <@&{dealers.id}> may open a table" in said, said
+        assert table.sessions.get(table.channel.id) is None
+        assert not table.sessions.opened_in(table.channel.id)
+        said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
+        assert f"A new table is open in <#{table.channel.id}>" in said, said
+        assert table.session().host_id == ann.id
+
+
+async def test_a_refused_lobby_post_leaves_nothing_and_play_again_works_again(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = bots.fake
+    async with bots.table("ann", "bob") as table:
+        ann, _ = table.players
+        game_id, final = await _finished_without_thread(table)
+        refused: list[RequestRecord] = []
+
+        def lobby_post(record: RequestRecord) -> ApiError | None:
+            if refused or record.method != "POST":
+                return None
+            if record.path.endswith(f"/channels/{table.channel.id}/messages"):
+                refused.append(record)
+                return ApiError(403, 50013, "Missing Permissions")
+            return None
+
+        fake.faults.append(lobby_post)
+        said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
+        assert "could not post the new table" in said, said
+        assert "nothing was opened" in said, said
+        assert table.sessions.get(table.channel.id) is None
+        assert not table.sessions.opened_in(table.channel.id)
+        fake.faults.clear()
+        said = await clicked(fake, ann, final, f"rummy:again:{game_id}")
+        assert f"A new table is open in <#{table.channel.id}>" in said, said
+        assert table.session().host_id == ann.id
+        assert [r.getMessage() for r in cog_problems] == [
+            f"game {table.session().game_id - 1}: its lobby could not be shown; it was called off"
+        ]
+        cog_problems.clear()
+
+
+async def test_the_end_reaches_each_player_with_a_new_message(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    fake = bots.fake
+    async with bots.table("ann", "bob") as table:
+        ended: list[int] = []
+
+        async def note_end(event: Committed) -> None:
+            if event.status is SessionStatus.FINISHED:
+                ended.append(fake.ids.next())  # a snowflake of the moment the game ended
+
+        table.sessions.add_listener(note_end)
+        await deal(table, target=1)
+        await play_to_end(table)
+        assert ended
+        for user in table.players:
+            await eventually(
+                lambda: any(
+                    m.id > ended[0] and "The game is over." in m.content
+                    for m in fake.dms(user)  # noqa: B023
+                )
+            )
+            news = [m for m in fake.dms(user) if m.id > ended[0]]
+            assert len(news) == 1, [m.content for m in news]

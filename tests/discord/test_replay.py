@@ -137,3 +137,33 @@ async def test_a_stopped_game_and_another_servers_game_have_no_replay(
         assert text == f"Not allowed: this server has no finished game #{finished}"
         choices = await fake.autocomplete(eve, channel, "rummy replay", focused="game", game="")
         assert choices == []
+
+
+async def test_replays_asked_at_once_are_made_once_per_person_and_per_channel(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", "bob") as table:
+        fake = table.fake
+        ann, bob = table.players
+        await deal(table, target=1)
+        game_id = table.session().game_id
+        await play_to_end(table)
+        asks = [
+            await fake.slash(ann, table.channel, "rummy replay", game=game_id) for _ in range(4)
+        ]
+        asks.append(await fake.slash(bob, table.channel, "rummy replay", game=game_id))
+        for ix in asks:
+            await ix.response(10)
+            await ix.wait_until(lambda i: any(m.content for m in i.messages), 60)
+        await eventually(
+            lambda: all(  # every request answered in full: a picture or a refusal
+                _with_gif(i.messages) is not None or "Not allowed" in i.messages[-1].content
+                for i in asks
+            ),
+            60,
+        )
+        posted = [m for m in fake.messages(table.channel) if _with_gif([m]) is not None]
+        assert len(posted) == 1, len(posted)
+        said = [i.messages[-1].content for i in asks[1:]]
+        assert sum("your last replay is still being made" in x for x in said) == 3, said
+        assert f"the replay of game #{game_id} is being made for this channel" in said[-1]

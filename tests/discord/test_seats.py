@@ -36,6 +36,16 @@ def _offers_a_seat(table: Table) -> bool:
     return shown is not None and any(":seat:take:" in c for c in shown.custom_ids())
 
 
+async def _deal_with_a_computer(table: Table, **options: object) -> None:
+    """The table's one person opens a classic game to 5 with ``options``, adds an easy
+    computer player and deals."""
+    host = table.players[0]
+    await table.answer(host, "rummy new", variant="classic", target=5, **options)
+    await table.text(host, "rummy addbot", level="easy")
+    await table.text(host, "rummy start")
+    await eventually(lambda: table.table_message() is not None)
+
+
 async def test_a_player_leaves_by_the_button_and_the_game_goes_on_to_its_end(
     fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
@@ -78,11 +88,8 @@ async def test_someone_takes_over_a_computer_seat_from_the_table_and_plays(
     fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
     async with bots.table("ann", brains=Brains(delay=0)) as table:
-        (ann,) = table.players
-        await table.answer(ann, "rummy new", variant="classic", target=5)
-        await table.text(ann, "rummy addbot", level="easy")
-        await table.text(ann, "rummy start")
-        await eventually(lambda: table.table_message() is not None)
+        # The host lets people take over the computer players they add.
+        await _deal_with_a_computer(table, open_seats=True)
         cat = fake.add_user("cat")
         shown = table.table_message()
         assert shown is not None
@@ -140,3 +147,34 @@ async def test_take_my_seat_back_from_the_dm_and_the_game_moves_no_rating(
             assert card is not None
             assert (card.games, card.rated_games) == (1, 0)
             assert (card.mu, card.sigma) == (NEWCOMER.mu, NEWCOMER.sigma)
+
+
+async def test_the_last_person_leaving_ends_the_game_without_league_effect(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", brains=Brains(delay=0)) as table:
+        (ann,) = table.players
+        await _deal_with_a_computer(table)
+        session = table.session()
+        said = await table.text(ann, "rummy leave")
+        assert "Nobody else was playing, so the game ended" in said, said
+        assert session.closed
+        assert session.status is SessionStatus.ABANDONED
+        assert table.sessions.get(table.here.id) is None
+        await eventually(lambda: "cancelled" in _table_text(table))
+        card = await table.sessions.services.league.player_card(table.guild.id, ann.id)
+        assert card is None or (card.games, card.forfeits) == (0, 0), card
+
+
+async def test_by_default_nobody_takes_over_a_computer_the_host_added(
+    fake: FakeDiscord, bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", brains=Brains(delay=60)) as table:
+        await _deal_with_a_computer(table)
+        session = table.session()
+        await eventually(lambda: _table_text(table) != "")
+        assert not _offers_a_seat(table)
+        cat = fake.add_user("cat")
+        queued = await table.text(cat, "rummy join")
+        assert "in the queue for the next game here" in queued, queued
+        assert session.player_of(cat.id) is None

@@ -192,3 +192,73 @@ async def test_a_restart_in_the_middle_of_a_threaded_game_carries_on_in_its_thre
         await play_to_end(again)
         await eventually(lambda: "Game over." in lobby.content)
         await eventually(is_archived(thread))
+
+
+async def _dm_turn(table: Table) -> None:
+    """The current player draws from the stock and discards, from their hand DM."""
+    session = table.session()
+    view = session.view(None)
+    user = next(u for u in table.players if str(u.id) == view.current)
+    await eventually(lambda: _dm_with(table, user, f"rummy:do:draw:{session.game_id}:{view.turn}"))
+    dm = table.hand_dm(user)
+    assert dm is not None
+    seq = session.seq
+    await (
+        await table.fake.click(user, dm, f"rummy:do:draw:{session.game_id}:{view.turn}")
+    ).response()
+    await eventually(lambda: session.seq > seq)
+    menu = f"rummy:pick:discard:{session.game_id}:{view.turn}"
+    await eventually(lambda: _dm_with(table, user, menu))
+    component = dm.component(menu)
+    assert component is not None
+    seq = session.seq
+    await (await table.fake.select(user, dm, menu, [component["options"][0]["value"]])).response()
+    await eventually(lambda: session.seq > seq)
+
+
+def _dm_with(table: Table, user: object, custom_id: str) -> bool:
+    dm = table.hand_dm(user)  # type: ignore[arg-type]
+    return dm is not None and custom_id in dm.custom_ids()
+
+
+@pytest.mark.parametrize("locked", [False, True])
+async def test_the_table_follows_its_thread_through_archive_and_unarchive(
+    bots: Bots, cog_problems: list[logging.LogRecord], locked: bool
+) -> None:
+    """A moderator (or Discord's quiet timer) archives the game's thread: the bot reopens it
+    to edit the table when it may; a locked one is shown again once it is reopened."""
+    async with bots.table("ann", "bob") as table:
+        await deal(table)
+        thread = table.here
+        session = table.session()
+        shown = table.table_message()
+        assert shown is not None
+        thread.locked = locked
+        table.guild.set_thread_archived(thread, True)
+        await _dm_turn(table)
+        turn = session.view(None).turn
+        if locked:
+            await eventually(lambda: bool(cog_problems))
+            assert thread.archived
+            cog_problems.clear()
+            thread.locked = False
+            table.guild.set_thread_archived(thread, False)
+        await eventually(lambda: f"turn {turn}" in (table.table_message() or shown).content)
+        assert not thread.archived
+
+
+async def test_a_lobby_whose_thread_was_deleted_says_so_and_keeps_no_buttons(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table("ann", "bob") as table:
+        ann, _ = table.players
+        lobby = (await table.answer(ann, "rummy new", variant="classic")).message
+        assert lobby is not None
+        thread = table.here
+        assert thread is not table.channel
+        assert lobby.custom_ids()
+        table.guild.delete_thread(thread)
+        await eventually(lambda: "thread was deleted" in lobby.content)
+        assert lobby.custom_ids() == []
+        assert table.sessions.get(thread.id) is None
+        assert not table.sessions.opened_in(table.channel.id)

@@ -16,7 +16,7 @@ import rendering
 from bot.rummy.rules import preset
 from bot.rummy.views import GameView, RoundEnd, RoundResult
 from rendering.layout import Label, Layout
-from rendering.style import DESKTOP, PHONE
+from rendering.style import DESKTOP, FLOOR_PX, PHONE, PHONE_WIDTH
 from rendering.text import FontSpec, cap_height
 from tests.rendering import scenes
 
@@ -24,13 +24,12 @@ DESKTOP_MIN = 8.0
 PHONE_MIN = 6.0
 CROWDED_DESKTOP_MIN = 4.5
 """Five to eight players, or a Rummy 500 table with its pile's row: everything is smaller,
-but still there to be read. The table keeps one size for the whole round, as high as the
-fullest table of the round needs, and a desktop shows it at most 350 pixels high."""
+but still there to be read. The table is as high as what it holds, up to its cap, and a
+desktop shows it at most 350 pixels high."""
 CROWDED_PHONE_MIN = 4.0
-TEXT_PHONE_MIN = 7.0
+TEXT_PHONE_MIN = FLOOR_PX
 """Every word and number on the table and the hand — names, scores, card counts, pills,
-meld numbers, pile depths, captions, the legends — at phone width."""
-PHONE_WIDTH = 360
+meld numbers, pile depths, captions, the legends — at phone width: the type's floor."""
 
 
 @dataclass(frozen=True)
@@ -138,11 +137,13 @@ def eight_player_round() -> tuple[GameView, RoundResult]:
 
 
 LANDSCAPE = [
-    ("table_two", lambda: rendering.layout_table(scenes.two_player_table()), 0.5),
-    ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.72),
-    ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.72),
+    ("table_two", lambda: rendering.layout_table(scenes.two_player_table()), 0.55),
+    ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.65),
+    ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.65),
     ("table_seven_players", lambda: rendering.layout_table(scenes.crowded_table()), 1.0),
-    ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.65),
+    # four rows of cards as large as the table's, under a title and the scoring rule's
+    # line, at the floor's type: a little taller than the table
+    ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.72),
     ("summary_8", lambda: rendering.layout_round_summary(*eight_player_round()), 1.0),
     ("chart", lambda: rendering.layout_score_chart(scenes.finished_game()), 0.65),
     ("standings", lambda: rendering.layout_standings(scenes.standings(), title="S"), 0.65),

@@ -60,6 +60,7 @@ async def start_game(
     seed: int = 7,
     guild: int = GUILD,
     turn_timer: int = 0,
+    open_seats: bool = False,
     **options: object,
 ) -> Session:
     """A dealt game: the first seat opens the lobby, the others join, the host deals."""
@@ -74,6 +75,7 @@ async def start_game(
         ruleset=preset("classic", **options),
         seed=seed,
         turn_timer=turn_timer,
+        open_seats=open_seats,
     )
     for seat in seats[1:]:
         if seat.kind is SeatKind.COMPUTER:

@@ -115,10 +115,11 @@ async def test_a_person_takes_over_a_left_seat_and_the_league_counts_a_forfeit(
 
 
 async def test_a_lobby_computer_seat_can_be_taken_over(db_path: Path | str) -> None:
+    """When the host opened the seats of the computers they added."""
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
     try:
         seats = [NewSeat.human(ANN, "Ann"), NewSeat.computer("Computer 1", "easy")]
-        session = await start_game(manager, seats=seats, target=5)
+        session = await start_game(manager, seats=seats, target=5, open_seats=True)
         await session.join(BOB, "Bob")
         seat = next(s for s in session.seats if s.player_id == "cpu-1")
         assert (seat.kind, seat.user_id, seat.display_name) == (SeatKind.HUMAN, BOB, "Bob")
@@ -190,5 +191,20 @@ async def test_a_leaver_who_asks_to_be_forgotten_gets_no_forfeit(db_path: Path |
         bob = await manager.services.league.player_card(GUILD, BOB)
         assert bob is not None
         assert bob.games == 1
+    finally:
+        await manager.close()
+
+
+async def test_a_computer_the_host_added_is_not_taken_over_unless_the_host_opened_it(
+    db_path: Path | str,
+) -> None:
+    manager = await SessionManager.open(db_path, brains=Brains(delay=60))
+    try:
+        seats = [NewSeat.human(ANN, "Ann"), NewSeat.computer("Computer 1", "easy")]
+        session = await start_game(manager, seats=seats, target=5)
+        assert session.free_seat() is None
+        with pytest.raises(NoFreeSeat):
+            await session.join(BOB, "Bob")
+        assert session.player_of(BOB) is None
     finally:
         await manager.close()

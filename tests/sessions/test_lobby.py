@@ -101,7 +101,8 @@ async def test_a_lobby_fills_up_and_deals(manager: SessionManager) -> None:
     assert lobby.status.value == "active"
     assert engine_game(lobby).players == (str(ANN), str(BOB), "cpu-1")
     assert engine_game(lobby).seed == 11
-    with pytest.raises(LobbyError, match="already started"):
+    # A seated person joining the dealt game is told they sit at it already.
+    with pytest.raises(LobbyError, match="already at this table"):
         await lobby.join(BOB, "Bob")  # (leaving and taking over a seat: test_leave_take_over)
     await lobby.apply(str(ANN), DrawStock(), turn=started.turn)
     for _ in range(100):

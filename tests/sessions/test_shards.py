@@ -127,7 +127,8 @@ async def test_a_released_game_with_a_computer_player_stops_and_writes_nothing(
         await session.add_computer(ANN, "easy", moderator=False)
         await session.add_computer(ANN, "easy", moderator=False)
         await session.start(ANN, moderator=False)
-        await session.leave(ANN)  # two computers play on by themselves
+        # A stand-in plays Ann's seat while she is away: computers play on by themselves.
+        await session.miss_turn(str(ANN), limit=1, stand_in="easy")
         await eventually(lambda: session.seq >= 3)
         assert await manager.unload_shards([1]) == 1
         assert session.closed
@@ -140,3 +141,23 @@ async def test_a_released_game_with_a_computer_player_stops_and_writes_nothing(
         await eventually(lambda: resumed.seq > count or resumed.closed)
     finally:
         await manager.close()
+
+
+async def test_a_shard_taken_back_reads_its_servers_settings_afresh(db_path: Path) -> None:
+    """Process A caches a server's settings, lets its shard go; B, holding it, changes
+    them; A takes the shard back and reads what B stored, not what it cached."""
+    both = StaticOwnership(2)
+    first = await SessionManager.open(db_path, ownership=both)
+    second = await SessionManager.open(db_path, ownership=both)
+    try:
+        assert (await first.services.server_settings.of(ON_1)).opener_role == 0
+        await first.unload_shards([1])
+        await second.load_shards([1])
+        await second.services.server_settings.change(ON_1, opener_role=77, timer=5)
+        await second.unload_shards([1])
+        await first.load_shards([1])
+        again = await first.services.server_settings.of(ON_1)
+        assert (again.opener_role, again.timer) == (77, 5)
+    finally:
+        await second.close()
+        await first.close()

@@ -58,7 +58,8 @@ Main API (see the classes for details):
   THREAD_UPDATE and THREAD_DELETE reach the bot; active threads come in GUILD_CREATE. Refused
   as on Discord: without Create Public Threads (403, 50013), from a thread or a DM (50024), a
   second thread from one message (160004), a bad name or duration (50035), changing anything
-  in an archived thread (50083); sending a message unarchives a thread that is not locked;
+  in an archived thread, its messages included (50083); only Manage Threads unarchives a
+  locked thread; sending a message unarchives a thread that is not locked;
   `slash` in an archived thread raises ValueError (Discord offers no commands there).
 - The fake refuses channel messages the bot's permissions forbid (50001, 50013) and DMs to a
   user with closed DMs (403, 50007).

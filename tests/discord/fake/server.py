@@ -1572,6 +1572,7 @@ class FakeDiscord:
         channel = self._channel(channel_id)
         msg = self._channel_message(channel, message_id)
         body, files = await self._read_body(request)
+        _check_active(channel)  # an archived thread's messages stay as they are
         if files and channel.guild is not None:
             self._check_send(channel, len(files))
         self._edit_message(msg, body, files)
@@ -1677,6 +1678,9 @@ class FakeDiscord:
             if "locked" in body or "rate_limit_per_user" in body:
                 raise ApiError(403, 50013, "Missing Permissions")
             if not creator and not (reopening and not channel.locked):
+                raise ApiError(403, 50013, "Missing Permissions")
+            if reopening and channel.locked:
+                # Only Manage Threads unarchives a locked thread, its creator included.
                 raise ApiError(403, 50013, "Missing Permissions")
         if channel.archived and body.get("archived") is not False:
             raise ApiError(400, 50083, "Operation cannot be performed on an archived thread")
