@@ -326,9 +326,7 @@ def meld_cards(meld: TableMeld, loc: str | None = None) -> str:
     return " ".join(shown)
 
 
-def melds_by_owner(
-    view: GameView, names: Mapping[str, str], loc: str | None = None
-) -> list[str]:
+def melds_by_owner(view: GameView, names: Mapping[str, str], loc: str | None = None) -> list[str]:
     """Every meld with its number, one line per player who made melds, in seat order."""
     lines = []
     for seat in view.seats:
