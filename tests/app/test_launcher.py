@@ -292,7 +292,7 @@ def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
     )
     try:
         retries = running.wait_for_lines("cannot reach Discord", 2, timeout=30)
-        code, _ = running.stop(signum, timeout=5)
+        code, _ = running.stop(signum, timeout=30)
     finally:
         running.kill()
     assert code == 0
@@ -322,7 +322,7 @@ def test_a_signal_during_the_wait_for_an_answer_stops_at_once(tmp_path: Path) ->
         try:
             running.wait_for_lines("unfinished games loaded", 1, timeout=30)
             time.sleep(0.5)
-            code, rest = running.stop(signal.SIGTERM, timeout=5)
+            code, rest = running.stop(signal.SIGTERM, timeout=30)
         finally:
             running.kill()
     assert code == 0

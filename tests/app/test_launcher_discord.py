@@ -49,7 +49,7 @@ class Bot:
         )
         return cls(process)
 
-    async def stop(self, signum: int = signal.SIGTERM, timeout: float = 5.0) -> tuple[int, str]:
+    async def stop(self, signum: int = signal.SIGTERM, timeout: float = 30.0) -> tuple[int, str]:
         self.process.send_signal(signum)
         return await self.finish(timeout)
 

@@ -475,7 +475,7 @@ async def test_channel_messages_edits_attachments_history_and_pings(
     assert [m.id for m in bot.cached_messages] == [sent.id]
     assert fake.messages(table) == [stored]
     assert fake.messages(table, deleted=True)[-1].deleted
-    found = await fake.wait_for(lambda m: m.content == "kept picture", timeout=1)
+    found = await fake.wait_for(lambda m: m.content == "kept picture")
     assert found is stored
 
 

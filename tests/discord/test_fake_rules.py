@@ -15,6 +15,7 @@ from discord.http import Route
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_fake_bot import ProbeBot
+from tests.waiting import eventually
 
 
 def _button(i: int, **extra: Any) -> dict[str, Any]:
@@ -127,8 +128,7 @@ async def test_limits_apply_to_interaction_answers(
     await ix.wait_until(lambda i: bool(i.rejected))
     assert "data.choices.0.name" in _flat(ix.rejected[0].errors)
     # discord.py logs an autocomplete that failed; here that is the point.
-    await asyncio.sleep(0.1)
-    assert discord_errors
+    await eventually(lambda: bool(discord_errors))
     assert all("autocomplete" in r.getMessage() for r in discord_errors)
     discord_errors.clear()
     assert await fake.autocomplete(alice, table, "meld", focused="cards", cards="25")
