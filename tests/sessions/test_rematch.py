@@ -4,7 +4,6 @@ finds."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 from datetime import timedelta
