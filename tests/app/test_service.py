@@ -200,6 +200,35 @@ def test_a_database_of_another_user_is_explained(tmp_path: Path, whose: str) -> 
     assert_clean(result.stderr)
 
 
+@pytest.mark.parametrize("below", [True, False])
+def test_the_advice_names_only_the_database_s_own_folder(tmp_path: Path, below: bool) -> None:
+    """A database in a folder of the system's (``/var/lib/nope/x.db``, ``/var/lib/x.db``):
+    the advice is a folder of the bot's own, never to take over the folder above."""
+    system = tmp_path / "lib"
+    system.mkdir()
+    (system / "dpkg").write_text("the system's\n", encoding="utf-8")
+    database = system / "nope" / "x.db" if below else system / "x.db"
+    give_away(system)
+    try:
+        result = as_someone_else(
+            cwd=tmp_path,
+            DISCORD_TOKEN=TOKEN,
+            DATABASE_PATH=str(database),
+            DISCORD_API_BASE_URL="http://127.0.0.1:9/api/v10",
+        )
+    finally:
+        if os.geteuid() != 0:
+            system.chmod(0o700)
+    assert result.returncode == 2, result.stderr
+    (error,) = [line for line in result.stderr.splitlines() if " ERROR " in line]
+    own = database.parent if below else system / "rummy"
+    assert f"mkdir -p {own} && chown " in error, error
+    assert "chown -R" not in error
+    assert f"chown {system}" not in error and not error.endswith(f" {system})")
+    if not below:
+        assert f"DATABASE_PATH={own / 'x.db'}" in error
+
+
 def test_a_shared_database_folder_is_warned_about_once(tmp_path: Path, nowhere: str) -> None:
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o755)
