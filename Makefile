@@ -7,7 +7,8 @@ PY := $(VENV)/bin/python
 # Installs take the exact versions in constraints.txt (pyproject.toml keeps the ranges).
 # PIP_CONSTRAINT also reaches pip's isolated build of this project (the setuptools pin).
 CONSTRAINTS := constraints.txt
-PIP_INSTALL := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install --quiet \
+# Quoted: the checkout's folder may have a space in its name.
+PIP_INSTALL := PIP_CONSTRAINT="$(CURDIR)/$(CONSTRAINTS)" $(PY) -m pip install --quiet \
 	--disable-pip-version-check -c $(CONSTRAINTS)
 RUN_STAMP := $(VENV)/.run-installed
 DEV_STAMP := $(VENV)/.dev-installed
