@@ -117,7 +117,7 @@ def ownership_problem(path: Path) -> str | None:
 def _own_folder(path: Path, in_the_way: Path, owner: str, bits: str, me: str) -> str:
     """The advice when the database has no folder of its own that the bot may write."""
     folder = path.parent
-    own = folder if in_the_way != folder else folder / "rummy"
+    own = folder if in_the_way != folder else folder / "rummy-bot"
     where = "" if own == folder else f", then DATABASE_PATH={own / path.name}"
     what = "does not exist and cannot be made there" if own == folder else "is not the bot's"
     return (

@@ -273,7 +273,7 @@ def test_the_advice_names_only_the_database_s_own_folder(tmp_path: Path, below: 
             system.chmod(0o700)
     assert result.returncode == 2, result.stderr
     (error,) = [line for line in result.stderr.splitlines() if " ERROR " in line]
-    own = database.parent if below else system / "rummy"
+    own = database.parent if below else system / "rummy-bot"
     assert f"mkdir -p {own} && chown " in error, error
     assert "chown -R" not in error
     assert f"chown {system}" not in error
