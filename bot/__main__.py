@@ -319,6 +319,7 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
     identity = process_identity()
     url = owner_url(settings.database_url, identity)
     count = settings.shard_count or 1  # the leases need the count before Discord is asked
+    await wait_for_postgres(url)
     try:
         leases = await Leases.open(url)
     except StorageError as error:
@@ -383,6 +384,35 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
         await sessions.close()
         await keeper.stop()
         await leases.close()
+
+
+OPERATOR_SQLSTATES = frozenset({"28000", "28P01", "3D000", "42501"})
+"""The server's refusals only the operator can fix: the role or its password, a database
+that does not exist, a missing privilege."""
+
+
+async def wait_for_postgres(url: str) -> None:
+    """Return once the PostgreSQL server answers. While it cannot be reached (stopped,
+    starting, the network), say so in one line per attempt and try again, as for an
+    unreachable Discord: a server started after the bot, or restarted, is waited for. A
+    refusal only the operator can fix ends the start (status 2)."""
+    attempt = 0
+    while True:
+        try:
+            await pg_versions(url)
+            return
+        except StorageFailure as error:
+            cause = error.__cause__
+            state = getattr(cause, "sqlstate", None)
+            if state in OPERATOR_SQLSTATES:
+                raise StartFailed(f"cannot open the database {redacted(url)}: {error}") from None
+            reason = str(cause).strip().splitlines()[0] if cause is not None else str(error)
+        delay = next_delay(attempt)
+        attempt += 1
+        log.warning(
+            "cannot reach the database %s (%s); retrying in %.0f s", redacted(url), reason, delay
+        )
+        await asyncio.sleep(delay)
 
 
 async def run_discord(

@@ -308,6 +308,31 @@ def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
     assert (tmp_path / "data" / "rummy.sqlite3").is_file()  # the database was opened first
 
 
+def test_an_unreachable_postgresql_is_waited_for_in_one_line_each_time(
+    tmp_path: Path, closed_port: int
+) -> None:
+    """The database server is not up yet (or restarting): the bot says what it waits for
+    and tries again, as for Discord, until a signal stops it; its password is never shown."""
+    running = Running(
+        tmp_path,
+        DISCORD_TOKEN=TOKEN,
+        DATABASE_URL=f"postgresql://rummy:s3cret-pw@127.0.0.1:{closed_port}/rummy",
+    )
+    try:
+        retries = running.wait_for_lines("cannot reach the database", 2, timeout=60)
+        code, _ = running.stop(signal.SIGTERM, timeout=30)
+    finally:
+        running.kill()
+    assert code == 0
+    assert f"postgresql://rummy:***@127.0.0.1:{closed_port}/rummy" in retries[0]
+    assert "retrying in" in retries[0]
+    whole = "\n".join(running.lines)
+    assert "s3cret-pw" not in whole
+    assert_clean(whole)
+    assert error_lines(whole) == []
+    assert "stopped" in running.lines[-1]
+
+
 def test_a_signal_during_the_wait_for_an_answer_stops_at_once(tmp_path: Path) -> None:
     """Discord accepts the connection but never answers: a stop is not held up by it."""
     with socket.socket() as silent:
