@@ -26,7 +26,7 @@ from bot.sessions import Brains, Committed, EventKind, Session, SessionManager, 
 from bot.storage import Database, PostgresStore, StorageFailure, open_store
 from tests.sessions.conftest import ANN, engine_game, start_game, two_humans
 from tests.sessions.faults import FaultyStore
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 
 @asynccontextmanager
@@ -199,3 +199,19 @@ async def test_a_dead_worker_process_is_replaced_and_plans_the_move_again(
     assert len(warnings) == 2  # one per death
     assert all("worker process died" in w.getMessage() for w in warnings)
     assert not any("safe move" in r.getMessage() for r in caplog.records)
+
+
+async def test_ctrl_c_is_left_to_the_bot_by_the_hard_players_workers() -> None:
+    """Ctrl-C reaches the whole process group: a worker ignores it (the bot's own process
+    stops the pool), rather than dying with a KeyboardInterrupt traceback."""
+    brains = Brains(workers=1)
+    try:
+        brains.warm()
+        await eventually(lambda: brains.warmed)
+        (worker,) = _pool_workers()
+        os.kill(worker, signal.SIGINT)
+        answered = asyncio.wrap_future(brains._executor().submit(os.getpid))
+        assert await asyncio.wait_for(answered, PATIENCE) == worker
+        assert _pool_workers() == [worker]
+    finally:
+        await brains.close()
