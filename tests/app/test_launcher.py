@@ -353,3 +353,22 @@ def test_a_signal_during_the_wait_for_an_answer_stops_at_once(tmp_path: Path) ->
     assert code == 0
     assert_clean(rest)
     assert "stopped" in running.lines[-1]
+
+
+def test_on_windows_the_bot_says_where_it_runs_in_one_line(tmp_path: Path) -> None:
+    """Windows lacks fcntl and pwd: importing the bot there says which systems it runs on
+    (as Python on Windows would see it: sys.platform is all the check reads)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.platform = 'win32'; import bot.__main__"],
+        cwd=tmp_path,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "rummy-bot runs on Linux and macOS; on Windows, run it inside WSL (the Windows"
+        " Subsystem for Linux)"
+    )
