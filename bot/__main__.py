@@ -594,9 +594,9 @@ async def check(settings: Settings) -> int:
     if settings.database_url is not None:
         return await check_postgres(settings, say)
     if not path.exists():
-        problem = ownership_problem(path)
-        if problem is not None:
-            say(f"database: {path} does not exist, and the bot could not create it: {problem}")
+        hint = ownership_problem(path)
+        if hint is not None:
+            say(f"database: {path} does not exist, and the bot could not create it: {hint}")
             return EXIT_CONFIG
         say(f"database: {path} does not exist yet; the bot creates it at its first start")
         say("ok")

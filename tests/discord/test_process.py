@@ -118,7 +118,7 @@ async def noted(database: str, message_id: int) -> bool:
     store = await open_store(database)
     try:
         async with store.unit() as repo:
-            games = await repo.active_games()
+            games = await repo.live_games()
             refs = await repo.game_messages([game.id for game in games])
     finally:
         await store.close()

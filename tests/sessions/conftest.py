@@ -45,7 +45,7 @@ async def run_out_while_down(db_path: Path | str, deadline: datetime) -> None:
     store = await open_store(db_path)
     try:
         async with store.unit() as repo:
-            (record,) = await repo.active_games()
+            (record,) = await repo.live_games()
             assert record.deadline is not None
             assert record.deadline.at == deadline
             passed = dataclasses.replace(record.deadline, at=utc_now() - timedelta(seconds=1))
