@@ -276,9 +276,10 @@ class RummyBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         servers = len(self.guilds)
         log.info(
-            "connected as %s; in %d servers; %d games live",
+            "connected as %s; in %d server%s; %d games live",
             self.user,
             servers,
+            "" if servers == 1 else "s",
             len(self.sessions.sessions),
         )
         if servers == 0 or (

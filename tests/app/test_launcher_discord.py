@@ -235,7 +235,7 @@ async def test_a_dev_server_the_bot_is_not_in_is_named_with_the_invite_link(
     assert f"could not register the commands in server {absent}" in error
     assert "the bot is not in the server DEV_GUILD_ID names" in error
     ready = next(line for line in lines if "connected as" in line)
-    assert "in 1 servers; 0 games live" in ready
+    assert "in 1 server; 0 games live" in ready
     invite = next(line for line in lines if "invite it with" in line)
     assert f"not in server {absent} (DEV_GUILD_ID)" in invite
     assert f"client_id={fake.application_id}" in invite
