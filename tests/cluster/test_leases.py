@@ -161,7 +161,7 @@ async def test_a_taken_over_shard_goes_back_to_its_own_process_when_that_is_back
         await b.start()
         await a.stop(release=False)
         await eventually(lambda: 0 in b.held())
-        await asyncio.wait_for(again.start(), timeout=10)  # b hands shard 0 back
+        await asyncio.wait_for(again.start(), timeout=PATIENCE)  # b hands shard 0 back
         assert again.held() == frozenset({0})
         assert again.generations[0] == 3
         assert b.held() == frozenset({1})
@@ -180,7 +180,7 @@ async def test_a_process_with_another_shard_count_is_refused_while_the_others_li
             with pytest.raises(ShardCountMismatch, match="SHARD_COUNT=2"):
                 await other.start()
             await a.stop()  # every process of the old count stopped: the new count may start
-            await asyncio.wait_for(other.start(), timeout=10)
+            await asyncio.wait_for(other.start(), timeout=PATIENCE)
             assert other.held() == frozenset({0, 1, 2})
             await other.stop()
         finally:

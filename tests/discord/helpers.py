@@ -20,7 +20,7 @@ from bot.rummy import Card, parse_cards
 from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 HAND_LINE = re.compile(r"^Your hand \((\d+)\): (.*)$", re.M)
 
@@ -131,7 +131,7 @@ async def start_bot(
 ) -> RummyBot:
     bot = RummyBot(sessions, dev_guild_id=guild.id, guild_ready_timeout=0.05, extensions=EXTENSIONS)
     started: RummyBot = await bot_factory(bot)
-    await asyncio.wait_for(started.wait_until_ready(), 10)
+    await asyncio.wait_for(started.wait_until_ready(), PATIENCE)
     return started
 
 

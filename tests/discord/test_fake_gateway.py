@@ -18,6 +18,7 @@ from discord import app_commands
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_fake_bot import ProbeBot
+from tests.waiting import PATIENCE
 
 
 async def _eventually(check: Any, timeout: float = 5.0) -> None:
@@ -59,7 +60,7 @@ async def test_resume_after_a_dropped_connection(
 
     bot.add_listener(on_resumed)
     await fake.disconnect(4000)
-    await asyncio.wait_for(resumed.wait(), 10)
+    await asyncio.wait_for(resumed.wait(), PATIENCE)
     assert fake.resume_count == 1
     assert fake.identify_count == 1
     assert (await (await fake.slash(alice, table, "meld", cards="7h")).response()).content == (
