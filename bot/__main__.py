@@ -6,11 +6,14 @@ before the bot connects, so the first click after a restart finds its game. Ever
 start can fail ends in one line that says what to fix and a non-zero exit status: 2 when only
 the operator can fix it (a setting, the token Discord refused, the database's file, another
 bot on the same database), so a service manager stops instead of restarting it for ever
-(systemd: ``RestartPreventExitStatus=2``); 1 for anything else. An unreachable Discord is
-waited for instead, because it usually comes back by itself. SIGINT and SIGTERM stop the bot
+(systemd: ``RestartPreventExitStatus=2``); 1 for anything else. An unreachable Discord, or
+an unreachable PostgreSQL server, is waited for instead, because it usually comes back by
+itself. SIGINT and SIGTERM stop the bot
 at any moment, closing Discord and the database, with status 0.
 
-``--check`` runs the same checks without connecting, for scripts and health checks.
+``--check`` runs the same checks without connecting to Discord, for scripts and health
+checks; it changes nothing a start would not (no database is created, and a shared
+PostgreSQL schema is never upgraded by it).
 """
 
 from __future__ import annotations
