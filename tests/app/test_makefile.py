@@ -94,7 +94,9 @@ def test_a_checkout_in_a_folder_with_a_space_installs(tmp_path: Path) -> None:
     commands whole."""
     checkout = tmp_path / "my bot"
     (checkout / "scripts").mkdir(parents=True)
-    for name in ("Makefile", "constraints.txt", "pyproject.toml", "scripts/check-python.sh"):
+    (checkout / "bot").mkdir()
+    copied = ("Makefile", "constraints.txt", "pyproject.toml", "scripts/check-python.sh")
+    for name in (*copied, "bot/__init__.py"):
         shutil.copy(ROOT / name, checkout / name)
     python = tmp_path / "python3"
     python.write_text(RECORDING_PYTHON, encoding="utf-8")
