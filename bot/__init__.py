@@ -10,7 +10,7 @@ that one sentence rather than a traceback about a missing module.
 
 import sys
 
-__version__ = "0.9.0"
+__version__ = "0.10.0"
 
 SUPPORTED = "Linux and macOS; on Windows, run it inside WSL (the Windows Subsystem for Linux)"
 
