@@ -8,7 +8,8 @@ PY := $(VENV)/bin/python
 # PIP_CONSTRAINT also reaches pip's isolated build of this project (the setuptools pin).
 # bot/__init__.py holds the version the package metadata reads, so a new version reinstalls.
 CONSTRAINTS := constraints.txt
-PIP_INSTALL := PIP_CONSTRAINT=$(CURDIR)/$(CONSTRAINTS) $(PY) -m pip install --quiet \
+# Quoted: the checkout's folder may have a space in its name.
+PIP_INSTALL := PIP_CONSTRAINT="$(CURDIR)/$(CONSTRAINTS)" $(PY) -m pip install --quiet \
 	--disable-pip-version-check -c $(CONSTRAINTS)
 RUN_STAMP := $(VENV)/.run-installed
 DEV_STAMP := $(VENV)/.dev-installed

@@ -6,11 +6,14 @@ before the bot connects, so the first click after a restart finds its game. Ever
 start can fail ends in one line that says what to fix and a non-zero exit status: 2 when only
 the operator can fix it (a setting, the token Discord refused, the database's file, another
 bot on the same database), so a service manager stops instead of restarting it for ever
-(systemd: ``RestartPreventExitStatus=2``); 1 for anything else. An unreachable Discord is
-waited for instead, because it usually comes back by itself. SIGINT and SIGTERM stop the bot
+(systemd: ``RestartPreventExitStatus=2``); 1 for anything else. An unreachable Discord, or
+an unreachable PostgreSQL server, is waited for instead, because it usually comes back by
+itself. SIGINT and SIGTERM stop the bot
 at any moment, closing Discord and the database, with status 0.
 
-``--check`` runs the same checks without connecting, for scripts and health checks.
+``--check`` runs the same checks without connecting to Discord, for scripts and health
+checks; it changes nothing a start would not (no database is created, and a shared
+PostgreSQL schema is never upgraded by it).
 """
 
 from __future__ import annotations
@@ -40,21 +43,22 @@ from bot.cluster.handover import Handover
 from bot.cluster.identity import process_identity
 from bot.cluster.leases import LeaseKeeper
 from bot.infrastructure.background import stop_tasks
-from bot.infrastructure.files import access_hint
+from bot.infrastructure.files import access_hint, ownership_problem
 from bot.infrastructure.instance import InstanceHeld, InstanceLock, LockUnavailable
 from bot.infrastructure.logs import RECONNECTS, describe, setup_logging
 from bot.infrastructure.settings import (
     DEFAULT_LOBBY_IDLE_MINUTES,
+    KNOWN_SETTINGS,
     Settings,
     SettingsError,
+    env_file_places,
     redacted,
     token_shape,
 )
 from bot.sessions import Brains, SessionManager
-from bot.storage import StorageError, open_store
+from bot.storage import StorageError, StorageFailure
+from bot.storage.inspection import pg_versions, sqlite_verdict
 from bot.storage.leases import Leases, ShardCountMismatch, owner_url
-from bot.storage.migrations import bundled_migrations
-from bot.storage.pg_migrate import bundled_pg_migrations
 from bot.values.shards import Ownership, StaticOwnership
 
 log = logging.getLogger("bot")
@@ -103,16 +107,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="rummy-bot",
         description="Rummy for Discord: a self-hosted bot that plays Rummy in any channel.",
-        epilog=(
-            "Settings come from the environment or from a .env file, looked for in the current "
-            "folder, then beside the project (RUMMY_ENV_FILE names another): DISCORD_TOKEN "
-            "(required), DATABASE_PATH, "
-            "DEV_GUILD_ID, LOG_LEVEL, DISCORD_LOG_LEVEL, HARD_PLAYER_WORKERS, SHARD_COUNT, "
-            "SHARD_IDS. See .env.example. "
-            "Without --sync, commands are synced to DEV_GUILD_ID when it is set, otherwise "
-            "globally whenever they changed since the last global sync. Exit status: 0 stopped "
-            "by a signal, 2 a problem only the operator can fix (configuration, token, "
-            "database file, another bot on the database), 1 anything else."
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(
+            [
+                "settings (the environment, or a .env file looked for in the current folder,",
+                "then beside the project; RUMMY_ENV_FILE names another; see .env.example):",
+                *(f"  {name:<23} {what}" for name, what in KNOWN_SETTINGS.items()),
+                "",
+                "Without --sync, commands are synced to DEV_GUILD_ID when it is set, otherwise",
+                "globally whenever they changed since the last global sync.",
+                "Exit status: 0 stopped by a signal; 2 a problem only the operator can fix",
+                "(configuration, token, database file, another bot on the database); 1 anything",
+                "else (a service manager restarts the bot).",
+            ]
         ),
     )
     action = parser.add_mutually_exclusive_group()
@@ -125,8 +132,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--check",
         action="store_true",
         help=(
-            "check the settings, the database (opened and upgraded) and the token's shape "
-            "without connecting to Discord; print what was checked; exit 0 or 2"
+            "check the settings, the token's shape and the database as a start would see "
+            "it (its pages, its unfinished games), without connecting to Discord and "
+            "without creating the database; print what was checked; exit 0 or 2"
         ),
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -171,6 +179,7 @@ async def open_sessions(
     ownership: Ownership | None = None,
     *,
     load: bool = True,
+    quiet: bool = False,
 ) -> SessionManager:
     """The sessions on the SQLite file ``target`` or the PostgreSQL URL ``target``, with
     their unfinished games loaded unless ``load`` is false (a process on PostgreSQL loads the
@@ -192,7 +201,8 @@ async def open_sessions(
         raise StartFailed(
             f"cannot read the games in {path}: {describe(error)}", EXIT_FAILED
         ) from None
-    log.info("database %s ready; %d unfinished games loaded", path, loaded)
+    if not quiet:
+        log.info("database %s ready; %d unfinished games loaded", path, loaded)
     return sessions
 
 
@@ -305,6 +315,7 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
     identity = process_identity()
     url = owner_url(settings.database_url, identity)
     count = settings.shard_count or 1  # the leases need the count before Discord is asked
+    await wait_for_postgres(url)
     try:
         leases = await Leases.open(url)
     except StorageError as error:
@@ -369,6 +380,35 @@ async def serve_cluster(settings: Settings, *, sync: bool) -> None:
         await sessions.close()
         await keeper.stop()
         await leases.close()
+
+
+OPERATOR_SQLSTATES = frozenset({"28000", "28P01", "3D000", "42501"})
+"""The server's refusals only the operator can fix: the role or its password, a database
+that does not exist, a missing privilege."""
+
+
+async def wait_for_postgres(url: str) -> None:
+    """Return once the PostgreSQL server answers. While it cannot be reached (stopped,
+    starting, the network), say so in one line per attempt and try again, as for an
+    unreachable Discord: a server started after the bot, or restarted, is waited for. A
+    refusal only the operator can fix ends the start (status 2)."""
+    attempt = 0
+    while True:
+        try:
+            await pg_versions(url)
+            return
+        except StorageFailure as error:
+            cause = error.__cause__
+            state = getattr(cause, "sqlstate", None)
+            if state in OPERATOR_SQLSTATES:
+                raise StartFailed(f"cannot open the database {redacted(url)}: {error}") from None
+            reason = str(cause).strip().splitlines()[0] if cause is not None else str(error)
+        delay = next_delay(attempt)
+        attempt += 1
+        log.warning(
+            "cannot reach the database %s (%s); retrying in %.0f s", redacted(url), reason, delay
+        )
+        await asyncio.sleep(delay)
 
 
 async def run_discord(
@@ -512,58 +552,123 @@ async def run(settings: Settings, *, sync: bool) -> int:
     return EXIT_OK
 
 
+class Report:
+    """``--check``'s lines on standard output, the token and the database password blanked
+    out of each (a driver's message may quote a malformed URL)."""
+
+    def __init__(self, secrets: Sequence[str]) -> None:
+        self._secrets = tuple(s for s in secrets if s)
+
+    def __call__(self, line: str) -> None:
+        for secret in self._secrets:
+            line = line.replace(secret, "**********")
+        print(line, flush=True)
+
+
 async def check(settings: Settings) -> int:
     """``--check``: each check on one line of standard output, without connecting to
-    Discord; 0 when all pass, 2 at the first that fails (the line says what to fix)."""
+    Discord; 0 when all pass, 2 at the first that fails (the line says what to fix). It sees
+    what a start would see (SQLite's verdict on its pages, every unfinished game read back)
+    and changes nothing a start would not: it never creates a database, and never upgrades a
+    schema other processes may share."""
+    say = Report(settings.secrets)
     path = settings.database_path
-    print(f"settings: read from {settings.source}")
+    say(f"settings: read from {settings.source}")
+    for warning in settings.warnings:
+        say(f"settings: warning: {warning}")
     try:
         bot_id = token_shape(settings.discord_token.reveal())
     except SettingsError as problem:
-        print(f"token: {problem}")
+        say(f"token: {problem}")
         return EXIT_CONFIG
-    print(f"token: shaped like a bot token (bot id {bot_id}); not sent to Discord")
+    say(f"token: shaped like a bot token (bot id {bot_id}); not sent to Discord")
+    if settings.dev_guild_id is not None:
+        say(
+            f"DEV_GUILD_ID: {settings.dev_guild_id}; the bot must be in that server (a start"
+            " says so when it is not)"
+        )
     if settings.database_url is not None:
-        return await check_postgres(settings)
+        return await check_postgres(settings, say)
+    if not path.exists():
+        hint = ownership_problem(path)
+        if hint is not None:
+            say(f"database: {path} does not exist, and the bot could not create it: {hint}")
+            return EXIT_CONFIG
+        say(f"database: {path} does not exist yet; the bot creates it at its first start")
+        say("ok")
+        return EXIT_OK
     try:
         held = InstanceLock.held_by(path)
         if held is not None:
             who = f"process {held.pid}" if held.pid is not None else "another process"
-            print(f"database: {path} is in use by the running bot ({who}); not opened")
+            say(f"database: {path} is in use by the running bot ({who}); not opened")
             return EXIT_OK
         lock = lock_database(path)
     except LockUnavailable as problem:
-        print(f"database: cannot read the lock of {path}: {problem}")
+        say(f"database: cannot read the lock of {path}: {problem}")
         return EXIT_CONFIG
     except StartFailed as problem:
-        print(f"database: {problem}")
+        say(f"database: {problem}")
         return EXIT_CONFIG
     try:
-        store = await open_store(path)
-        await store.close()
-    except Exception as error:  # any driver, OS or migration error, as at a real start
-        print(f"database: cannot open the database {path}: {access_hint(error, path)}")
-        return EXIT_CONFIG
+        try:
+            verdict = sqlite_verdict(path)
+        except StorageFailure as error:
+            cause = error.__cause__ or error
+            say(f"database: cannot open the database {path}: {access_hint(cause, path)}")
+            return EXIT_CONFIG
+        if verdict != "ok":
+            say(
+                f"database: {path} is damaged (SQLite's quick_check: {verdict.splitlines()[-1]});"
+                " restore it from a backup"
+            )
+            return EXIT_CONFIG
+        return await check_games(settings, path, say)
     finally:
         lock.release()
-    print(f"database: {path} opened; schema at version {bundled_migrations()[-1].version}")
-    print("ok")
+
+
+async def check_games(settings: Settings, target: Path | str, say: Report) -> int:
+    """Open the store as a start does and read every unfinished game back."""
+    try:
+        sessions = await open_sessions(target, 1, settings.lobby_idle_minutes, quiet=True)
+    except StartFailed as problem:
+        say(f"database: {problem}")
+        return EXIT_CONFIG
+    try:
+        count = len(sessions.sessions)
+    finally:
+        await sessions.close()
+    say(f"database: {settings.database_name} opened; {count} unfinished games read back")
+    say("ok")
     return EXIT_OK
 
 
-async def check_postgres(settings: Settings) -> int:
-    """``--check`` on PostgreSQL: open (and upgrade) it and say its schema version; no file
-    lock (several processes may share it)."""
+async def check_postgres(settings: Settings, say: Report) -> int:
+    """``--check`` on PostgreSQL: say how far the schema is from this program's; a schema to
+    upgrade is only reported (a start upgrades it, under the migration lock, while other
+    processes may be using it); a current one is opened and its games read back."""
+    assert settings.database_url is not None
     name = settings.database_name
     try:
-        store = await open_store(settings.database)
-        await store.close()
-    except Exception as error:  # any driver or migration error, as at a real start
-        print(f"database: cannot open the database {name}: {describe(error)}")
+        current, wanted = await pg_versions(settings.database_url)
+    except StorageFailure as error:
+        say(f"database: cannot reach the database {name}: {error}")
         return EXIT_CONFIG
-    print(f"database: {name} opened; schema at version {bundled_pg_migrations()[-1].version}")
-    print("ok")
-    return EXIT_OK
+    if current > wanted:
+        say(
+            f"database: {name} is at schema version {current}, newer than this program"
+            f" ({wanted}): upgrade the bot instead of using an older one"
+        )
+        return EXIT_CONFIG
+    if current < wanted:
+        say(
+            f"database: {name} is at schema version {current}; the bot's next start upgrades"
+            f" it to {wanted} (one process at a time, under the migration lock); not changed now"
+        )
+        say("ok")
+        return EXIT_OK
+    return await check_games(settings, settings.database_url, say)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -572,20 +677,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = Settings.from_env()
     except SettingsError as problem:
         print(f"rummy-bot: {problem}", file=sys.stderr)
-        print(
-            "rummy-bot: copy .env.example to .env and fill it in (see README.md)", file=sys.stderr
-        )
+        if not any(place.is_file() for place in env_file_places()):
+            print(
+                "rummy-bot: copy .env.example to .env and fill it in (see README.md)",
+                file=sys.stderr,
+            )
         return EXIT_CONFIG
     if args.check:
         return asyncio.run(check(settings))
-    token = settings.discord_token.reveal()
-    setup_logging(settings.log_level, discord_level=settings.discord_log_level, secrets=(token,))
+    setup_logging(
+        settings.log_level, discord_level=settings.discord_log_level, secrets=settings.secrets
+    )
     log.info(
         "rummy-bot %s; settings read from %s; database %s",
         __version__,
         settings.source,
         settings.database_name,
     )
+    for warning in settings.warnings:
+        log.warning("%s", warning)
     point_at_test_server(settings)
     cap_reconnect_delays()
     try:

@@ -47,6 +47,11 @@ from bot.services.synced_commands import GLOBAL_SCOPE
 from bot.sessions import SessionManager
 from bot.sessions.services import Services
 
+INVITE_PERMISSIONS = 309237763072
+"""The seven permissions the invite link asks for (the README's): view channels, send
+messages, send messages in threads, create public threads, embed links, attach files and
+read message history."""
+
 log = logging.getLogger(__name__)
 
 _S = TypeVar("_S")
@@ -236,7 +241,19 @@ class RummyBot(commands.AutoShardedBot):
     async def _sync(self, guild: discord.abc.Snowflake | None, where: str) -> bool:
         try:
             synced = await self.tree.sync(guild=guild)
-        except discord.Forbidden as error:
+        except (discord.NotFound, discord.Forbidden) as error:
+            if guild is not None and (isinstance(error, discord.NotFound) or error.code == 50001):
+                log.error(
+                    "could not register the commands in server %s (%s): the bot is not in"
+                    " the server DEV_GUILD_ID names; invite it there (the invite link is"
+                    " below), or correct or remove DEV_GUILD_ID",
+                    guild.id,
+                    describe(error),
+                )
+                return False
+            if isinstance(error, discord.NotFound):
+                log.error("could not register the commands %s: %s", where, describe(error))
+                return False
             log.error(
                 "Discord refused to register the commands %s (%s): invite the bot with the "
                 "applications.commands scope",
@@ -263,4 +280,28 @@ class RummyBot(commands.AutoShardedBot):
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     async def on_ready(self) -> None:
-        log.info("connected as %s; %d games live", self.user, len(self.sessions.sessions))
+        servers = len(self.guilds)
+        log.info(
+            "connected as %s; in %d server%s; %d games live",
+            self.user,
+            servers,
+            "" if servers == 1 else "s",
+            len(self.sessions.sessions),
+        )
+        if servers == 0 or (
+            self.dev_guild_id is not None and self.get_guild(self.dev_guild_id) is None
+        ):
+            missing = f"not in server {self.dev_guild_id} (DEV_GUILD_ID)"
+            log.warning(
+                "the bot is %s: invite it with %s",
+                "in no server yet" if servers == 0 else missing,
+                self.invite_link(),
+            )
+
+    def invite_link(self) -> str:
+        """The link that adds the bot to a server with the scopes and permissions it needs."""
+        return discord.utils.oauth_url(
+            self.application_id or 0,
+            permissions=discord.Permissions(INVITE_PERMISSIONS),
+            scopes=("bot", "applications.commands"),
+        )

@@ -44,10 +44,48 @@ def user_name(uid: int) -> str:
         return f"uid {uid}"
 
 
+SYSTEM_FOLDERS = frozenset(
+    Path(p)
+    for p in (
+        "/",
+        "/root",
+        "/home",
+        "/usr",
+        "/usr/local",
+        "/var",
+        "/var/lib",
+        "/var/local",
+        "/etc",
+        "/opt",
+        "/srv",
+        "/tmp",
+        "/var/tmp",
+        "/mnt",
+        "/media",
+    )
+)
+"""Folders of the system itself: the bot is never told to take one over (``chown -R`` on
+``/var/lib`` wrecks a machine), only to make a folder of its own inside."""
+
+
+def _shared(folder: Path, database: Path) -> bool:
+    """Whether ``folder`` holds more than the database's own files (or is the system's), so
+    that it must not be given to the bot whole."""
+    if folder in SYSTEM_FOLDERS:
+        return True
+    try:
+        names = [p.name for p in folder.iterdir()]
+    except OSError:  # not even readable to us: nothing says it holds anything else
+        return False
+    return not all(n.startswith((database.name, f".{database.name}")) for n in names)
+
+
 def ownership_problem(path: Path) -> str | None:
     """Why this process cannot write ``path`` (or create it), naming the file in the way and
-    its owner; None when nothing is in the way that the modes show."""
+    its owner; None when nothing is in the way that the modes show. The advice names only
+    what the database needs: its file, or its own folder, never a folder above it."""
     me = os.geteuid()
+    folder = path.parent
     for candidate in (path, *path.parents):
         try:
             info = candidate.stat()
@@ -64,6 +102,8 @@ def ownership_problem(path: Path) -> str | None:
             return None
         kind = "folder" if candidate.is_dir() else "file"
         owner, bits = user_name(info.st_uid), f"mode {info.st_mode & 0o777:o}"
+        if candidate not in (path, folder) or (candidate == folder and _shared(folder, path)):
+            return _own_folder(path, candidate, owner, bits, user_name(me))
         if info.st_uid == me:
             return f"the {kind} {candidate} is not writable ({bits}): chmod u+rwX {candidate}"
         return (
@@ -72,6 +112,19 @@ def ownership_problem(path: Path) -> str | None:
             f" ({'chown -R' if kind == 'folder' else 'chown'} {user_name(me)} {candidate})"
         )
     return None
+
+
+def _own_folder(path: Path, in_the_way: Path, owner: str, bits: str, me: str) -> str:
+    """The advice when the database has no folder of its own that the bot may write."""
+    folder = path.parent
+    own = folder if in_the_way != folder else folder / "rummy-bot"
+    where = "" if own == folder else f", then DATABASE_PATH={own / path.name}"
+    what = "does not exist and cannot be made there" if own == folder else "is not the bot's"
+    return (
+        f"the folder {folder} {what}: {in_the_way} belongs to {owner} ({bits}), and the bot"
+        f" runs as {me}; give the database a folder of its own (as {owner}: mkdir -p {own}"
+        f" && chown {me} {own}{where})"
+    )
 
 
 def access_hint(error: BaseException, path: Path) -> str:

@@ -15,12 +15,14 @@ meant: ``DATABASE_PATH=~/rummy.sqlite3`` once made a folder literally named ``~`
 from __future__ import annotations
 
 import base64
+import difflib
 import os
+import re
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from dotenv import dotenv_values
 
@@ -47,6 +49,40 @@ def default_hard_workers() -> int:
     """One core is left to the bot itself; a second process on a two-core machine would
     slow every game's answers to speed up the hard players' thinking."""
     return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+KNOWN_SETTINGS: dict[str, str] = {
+    "DISCORD_TOKEN": "the bot's token (required)",
+    "DATABASE_PATH": f"the SQLite file (default {DEFAULT_DATABASE_PATH})",
+    "DATABASE_URL": "postgresql://… instead of the SQLite file",
+    "LOG_LEVEL": "DEBUG, INFO (default), WARNING, ERROR or CRITICAL",
+    "DISCORD_LOG_LEVEL": "discord.py's own level (default: LOG_LEVEL, never below INFO)",
+    "DEV_GUILD_ID": "a server whose commands are registered at every start (development)",
+    "HARD_PLAYER_WORKERS": "processes the hard computer players search in",
+    "MEMBERS_INTENT": "true: ask for the privileged members intent (default false)",
+    "SERVER_DATA_GRACE_DAYS": "days a server's data is kept after the bot leaves it (7)",
+    "LOBBY_IDLE_MINUTES": "minutes before an idle lobby closes itself (30)",
+    "SHARD_COUNT": "shards of the bot across all its processes",
+    "SHARD_IDS": "the shards this process runs (needs SHARD_COUNT)",
+    "LEASE_SECONDS": "PostgreSQL only: how long a process's shard leases live (15)",
+    "DISCORD_API_BASE_URL": "tests only: a fake Discord's REST root",
+    "DISCORD_GATEWAY_URL": "tests only: a fake Discord's gateway",
+}
+"""Every setting the bot reads, with a few words for ``--help``; a ``.env`` key not among
+them is named in a warning (with the closest known one), never silently ignored."""
+
+
+def unknown_keys(keys: Sequence[str]) -> tuple[str, ...]:
+    """A warning for each of ``keys`` (a ``.env`` file's) the bot does not read, naming the
+    known setting it is closest to."""
+    warnings = []
+    for key in keys:
+        if key in KNOWN_SETTINGS or key == ENV_FILE_VARIABLE:
+            continue
+        close = difflib.get_close_matches(key.upper(), list(KNOWN_SETTINGS), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        warnings.append(f"the .env setting {key} is not one the bot reads, so it is ignored{hint}")
+    return tuple(warnings)
 
 
 class SettingsError(ValueError):
@@ -79,6 +115,8 @@ class Sources:
     values: Mapping[str, str]
     env_file: Path | None
     looked_in: tuple[Path, ...]
+    file_keys: tuple[str, ...] = ()
+    """The keys the ``.env`` file sets (the environment's own are never judged)."""
 
     @property
     def base(self) -> Path:
@@ -111,10 +149,13 @@ def read_sources(
     places = env_file_places(environ=environ) if env_files is None else tuple(env_files)
     values: dict[str, str] = {}
     found = next((p for p in places if p.is_file()), None)
+    keys: tuple[str, ...] = ()
     if found is not None:
-        values.update({k: v for k, v in dotenv_values(found).items() if v is not None})
+        in_file = dotenv_values(found)
+        keys = tuple(in_file)
+        values.update({k: v for k, v in in_file.items() if v is not None})
     values.update(os.environ if environ is None else environ)
-    return Sources(values, found, places)
+    return Sources(values, found, places, keys)
 
 
 def resolve_path(name: str, text: str, default: Path, base: Path | None = None) -> Path:
@@ -194,12 +235,20 @@ class Settings:
     source: str = "the environment"
     """Where the settings were read: the environment, and which ``.env`` file (for the log
     and ``--check``)."""
+    warnings: tuple[str, ...] = ()
+    """What the operator should hear about the settings that stops nothing (a misspelt key)."""
 
     @property
     def database(self) -> Path | str:
         """What :func:`bot.storage.open_store` opens: the PostgreSQL URL if set, else the
         SQLite file."""
         return self.database_url or self.database_path
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What the log and ``--check`` never show: the token and the database password."""
+        found = url_secrets(self.database_url) if self.database_url else ()
+        return (self.discord_token.reveal(), *found)
 
     @property
     def database_name(self) -> str:
@@ -247,6 +296,7 @@ class Settings:
                 "DISCORD_GATEWAY_URL", values.get("DISCORD_GATEWAY_URL", ""), ("ws", "wss")
             ),
             source=sources.where(),
+            warnings=unknown_keys(sources.file_keys),
         )
 
 
@@ -288,14 +338,45 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc, query=""))
 
 
+def url_secrets(url: str) -> tuple[str, ...]:
+    """The password of a database URL as it may show up anywhere (as written, decoded, or
+    given in the query), for the log and ``--check`` to blank out."""
+    parts = urlsplit(url)
+    found: list[str] = []
+    if parts.password:
+        found += [parts.password, unquote(parts.password)]
+    for key, value in parse_qsl(parts.query, keep_blank_values=False):
+        if key.lower() == "password":
+            found += [value, unquote(value)]
+    return tuple(sorted({s for s in found if s}, key=len, reverse=True))
+
+
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
 def _database_url(text: str) -> str | None:
     url = text.strip()
     if not url:
         return None
     scheme, sep, rest = url.partition("://")
+    # None of these refusals echoes the value: it may hold a password.
     if not sep or scheme.lower() not in ("postgresql", "postgres") or not rest:
-        # Not echoed: the value may hold a password.
         raise SettingsError("DATABASE_URL must be a postgresql:// URL (or be left unset)")
+    authority = rest.split("/", 1)[0].split("?", 1)[0]
+    if any(c.isspace() for c in url):
+        raise SettingsError(
+            "DATABASE_URL holds a space: write it percent-encoded (%20), in the password too"
+        )
+    if authority.count("@") > 1:
+        raise SettingsError(
+            "DATABASE_URL holds more than one @ before the host: an @ in the user name or the"
+            " password must be written %40"
+        )
+    if _BAD_PERCENT.search(url):
+        raise SettingsError(
+            "DATABASE_URL holds a % that is not followed by two hex digits: write a % of the"
+            " password as %25"
+        )
     return url
 
 

@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections import deque
 from collections.abc import Coroutine, Sequence
@@ -43,6 +44,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_DELAY = 1.5
 """Seconds a computer player waits before each move, so people can follow the game."""
+
+
+def ignore_interrupts() -> None:
+    """In a hard player's worker process: Ctrl-C reaches the whole process group, and the
+    bot's own process stops the pool; a worker that took it too would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Brains:
@@ -72,7 +79,9 @@ class Brains:
             # spawn: a forked copy of a process running threads (SQLite, discord.py) can
             # inherit a held lock.
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=ignore_interrupts,
             )
         return self._pool
 

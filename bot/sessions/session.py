@@ -740,15 +740,23 @@ class Session:
     async def _notify_loop(self) -> None:
         while True:
             event = await self._events.get()
-            if event is None:
-                return
-            for listener in tuple(self._listeners):
-                try:
-                    await listener(event)
-                except Exception:
-                    log.exception(
-                        "game %s: after-commit listener %r failed", self.game_id, listener
-                    )
+            try:
+                if event is None:
+                    return
+                for listener in tuple(self._listeners):
+                    try:
+                        await listener(event)
+                    except Exception:
+                        log.exception(
+                            "game %s: after-commit listener %r failed", self.game_id, listener
+                        )
+            finally:
+                self._events.task_done()
+
+    async def told(self) -> None:
+        """Return once every listener has heard every event committed so far: what a
+        caller that acts on the listeners' work (a test reading what they did) waits for."""
+        await self._events.join()
 
     def _close(self) -> None:
         """Stop taking operations: background work is cancelled, queued events are still

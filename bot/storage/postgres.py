@@ -32,6 +32,13 @@ from bot.storage.sql_repository import SqlRepository
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 
+POOL_WAIT = 5.0
+"""Seconds a unit of work waits for a connection before it fails (and the move is refused):
+while the server is down, a move is told so within this time, not after the pool's 30 s.
+Also how long the pool keeps trying to reconnect one slot before it gives the slot up; the
+next unit then opens a connection at once, so play resumes as soon as the server is back
+(rather than after a reconnection backoff that had doubled to half a minute meanwhile)."""
+
 
 def is_postgres_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
@@ -72,6 +79,8 @@ class PostgresStore:
             configure=_utc,
             # One round trip more per unit, so a server restart costs no failed move.
             check=AsyncConnectionPool.check_connection,
+            timeout=POOL_WAIT,
+            reconnect_timeout=POOL_WAIT,
             open=False,
             name="store",
         )

@@ -8,6 +8,7 @@ request on."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from bot.values.shards import Ownership
 
@@ -25,9 +26,18 @@ class Pacer:
     """A token bucket: ``await pacer()`` returns when one more request may go.
 
     With an ``ownership`` the rate is :func:`share_of` ``rate``, computed again at the first
-    request after the shards held change."""
+    request after the shards held change. ``clock`` and ``sleep`` are the running loop's time
+    and :func:`asyncio.sleep` unless given (a test's own clock paces without waiting)."""
 
-    def __init__(self, rate: float, burst: int = 10, *, ownership: Ownership | None = None) -> None:
+    def __init__(
+        self,
+        rate: float,
+        burst: int = 10,
+        *,
+        ownership: Ownership | None = None,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.pace = rate
         self.ownership = ownership
         self._held: frozenset[int] | None = None
@@ -36,6 +46,8 @@ class Pacer:
         self.tokens = float(burst)
         self.last = 0.0
         self.lock = asyncio.Lock()
+        self._clock = clock
+        self._sleep = sleep
         self._follow()
 
     def _follow(self) -> None:
@@ -52,12 +64,12 @@ class Pacer:
     async def __call__(self) -> None:
         async with self.lock:
             self._follow()
-            loop = asyncio.get_running_loop()
-            now = loop.time()
+            clock = self._clock or asyncio.get_running_loop().time
+            now = clock()
             self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
             self.last = now
             if self.tokens < 1:
-                await asyncio.sleep((1 - self.tokens) / self.rate)
+                await self._sleep((1 - self.tokens) / self.rate)
                 self.tokens = 1.0
-                self.last = loop.time()
+                self.last = clock()
             self.tokens -= 1

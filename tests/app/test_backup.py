@@ -136,3 +136,14 @@ def test_the_command_says_what_is_missing(
     assert status == 2
     assert "there is no database at" in capsys.readouterr().err
     assert not (tmp_path / "b.sqlite3").exists()
+
+
+def test_a_backup_into_a_folder_not_made_yet_makes_it_private(
+    live: sqlite3.Connection, tmp_path: Path
+) -> None:
+    """``make backup DEST=backups/rummy.sqlite3`` in a fresh clone: no backups/ folder yet."""
+    dest = tmp_path / "backups" / "daily" / "rummy.sqlite3"
+    backup(tmp_path / "live.sqlite3", dest)
+    assert rows(dest) == list(range(500))
+    assert stat.S_IMODE(dest.stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "backups" / "daily").stat().st_mode) == 0o700

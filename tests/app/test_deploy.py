@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from bot.__main__ import EXIT_CONFIG
+from bot.cluster.identity import PROC
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "contrib" / "rummy-bot.service"
@@ -64,3 +65,20 @@ def test_backups_next_to_the_code_are_ignored_by_git() -> None:
             ["git", "check-ignore", "--no-index", "-q", path], cwd=ROOT, check=False
         )
         assert ignored.returncode == 0, path
+
+
+def test_the_unit_lets_a_restarted_bot_see_that_its_predecessor_is_gone() -> None:
+    """The quick same-machine takeover reads the boot id (``/proc/sys``) and the
+    predecessor's ``/proc/<pid>``: the unit hides neither."""
+    unit = service()
+    assert unit.get("ProcSubset", "all") == "all"
+    assert unit.get("ProtectProc", "default") in ("default", "invisible", "ptraceable")
+    hidden = " ".join(unit.get(k, "") for k in ("InaccessiblePaths", "TemporaryFileSystem"))
+    assert str(PROC) not in hidden
+
+
+def test_the_unit_s_steps_need_no_sudo() -> None:
+    """Minimal Debian has no sudo: the steps run as root, and as the bot's user by runuser."""
+    text = UNIT.read_text("utf-8")
+    assert "sudo" not in text
+    assert "runuser -u rummy --" in text

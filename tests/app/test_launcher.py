@@ -35,8 +35,15 @@ def environment(**env: str) -> dict[str, str]:
 def run_launcher(
     cwd: Path, *args: str, timeout: float = 60, **env: str
 ) -> subprocess.CompletedProcess[str]:
+    return run_command(cwd, [sys.executable, "-m", "bot", *args], timeout, **env)
+
+
+def run_command(
+    cwd: Path, command: list[str], timeout: float = 60, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``command`` with the test's settings only (see :func:`environment`)."""
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
+        command,
         cwd=cwd,
         env=environment(**env),
         capture_output=True,
@@ -76,15 +83,7 @@ def test_help_and_version_print_and_exit_without_a_token(tmp_path: Path, flag: s
 
 def test_the_rummy_bot_command_is_the_same_launcher(tmp_path: Path) -> None:
     script = Path(sys.executable).parent / "rummy-bot"
-    result = subprocess.run(
-        [str(script), "--version"],
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_command(tmp_path, [str(script), "--version"])
     assert result.returncode == 0
     assert result.stdout.strip() == f"rummy-bot {__version__}"
     missing = subprocess.run(
@@ -261,6 +260,16 @@ class Running:
             f"expected {count} lines with {text!r}, got:\n" + "\n".join(self.lines)
         )
 
+    def stopped_after(self, text: str, count: int) -> tuple[list[str], int]:
+        """Stop the bot (SIGTERM) once ``count`` lines hold ``text``: those lines, and its
+        status."""
+        try:
+            found = self.wait_for_lines(text, count, timeout=60)
+            code, _ = self.stop(signal.SIGTERM, timeout=30)
+        finally:
+            self.kill()
+        return found, code
+
     def stop(self, signum: int, timeout: float) -> tuple[int, str]:
         started = time.monotonic()
         self.process.send_signal(signum)
@@ -297,7 +306,7 @@ def test_an_unreachable_discord_is_retried_until_a_signal_stops_it(
     running = unreachable(tmp_path, closed_port)
     try:
         retries = running.wait_for_lines("cannot reach Discord", 2, timeout=30)
-        code, _ = running.stop(signum, timeout=5)
+        code, _ = running.stop(signum, timeout=30)
     finally:
         running.kill()
     assert code == 0
@@ -324,6 +333,27 @@ def test_the_log_begins_with_the_version_and_where_the_settings_came_from(
     assert f" rummy-bot {__version__}; settings read from the environment" in running.lines[0]
 
 
+def test_an_unreachable_postgresql_is_waited_for_in_one_line_each_time(
+    tmp_path: Path, closed_port: int
+) -> None:
+    """The database server is not up yet (or restarting): the bot says what it waits for
+    and tries again, as for Discord, until a signal stops it; its password is never shown."""
+    running = Running(
+        tmp_path,
+        DISCORD_TOKEN=TOKEN,
+        DATABASE_URL=f"postgresql://rummy:s3cret-pw@127.0.0.1:{closed_port}/rummy",
+    )
+    retries, code = running.stopped_after("cannot reach the database", 2)
+    assert code == 0
+    assert f"postgresql://rummy:***@127.0.0.1:{closed_port}/rummy" in retries[0]
+    assert "retrying in" in retries[0]
+    whole = "\n".join(running.lines)
+    assert "s3cret-pw" not in whole
+    assert_clean(whole)
+    assert error_lines(whole) == []
+    assert "stopped" in running.lines[-1]
+
+
 def test_a_signal_during_the_wait_for_an_answer_stops_at_once(tmp_path: Path) -> None:
     """Discord accepts the connection but never answers: a stop is not held up by it."""
     with socket.socket() as silent:
@@ -338,9 +368,21 @@ def test_a_signal_during_the_wait_for_an_answer_stops_at_once(tmp_path: Path) ->
         try:
             running.wait_for_lines("unfinished games loaded", 1, timeout=30)
             time.sleep(0.5)
-            code, rest = running.stop(signal.SIGTERM, timeout=5)
+            code, rest = running.stop(signal.SIGTERM, timeout=30)
         finally:
             running.kill()
     assert code == 0
     assert_clean(rest)
     assert "stopped" in running.lines[-1]
+
+
+def test_on_windows_the_bot_says_where_it_runs_in_one_line(tmp_path: Path) -> None:
+    """Windows lacks fcntl and pwd: importing the bot there says which systems it runs on
+    (as Python on Windows would see it: sys.platform is all the check reads)."""
+    command = "import sys; sys.platform = 'win32'; import bot.__main__"
+    done = run_command(tmp_path, [sys.executable, "-c", command])
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "rummy-bot runs on Linux and macOS; on Windows, run it inside WSL (the Windows"
+        " Subsystem for Linux)"
+    )

@@ -49,7 +49,7 @@ class Bot:
         )
         return cls(process)
 
-    async def stop(self, signum: int = signal.SIGTERM, timeout: float = 5.0) -> tuple[int, str]:
+    async def stop(self, signum: int = signal.SIGTERM, timeout: float = 30.0) -> tuple[int, str]:
         self.process.send_signal(signum)
         return await self.finish(timeout)
 
@@ -204,3 +204,51 @@ async def test_after_development_the_test_server_lists_each_command_once(
     code, output = await again.stop()
     assert code == 0, output
     assert syncs(fake) == [GUILD_SYNC, GUILD_SYNC, GLOBAL_SYNC, GLOBAL_SYNC]  # forgotten
+
+
+async def stopped_after(bot: Bot, text: str) -> tuple[int, list[str]]:
+    """Stop the bot once it logged a line with ``text``; its status and every line."""
+    stream = bot.process.stderr
+    assert stream is not None
+    seen: list[str] = []
+    try:
+        async with asyncio.timeout(60):
+            while not seen or text not in seen[-1]:
+                line = (await stream.readline()).decode()
+                assert line, "".join(seen)
+                seen.append(line)
+    finally:
+        code, rest = await bot.stop()
+    return code, ("".join(seen) + rest).splitlines()
+
+
+async def test_a_dev_server_the_bot_is_not_in_is_named_with_the_invite_link(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    absent = 123456789012345678
+    code, lines = await stopped_after(
+        await Bot.start(fake, tmp_path, DEV_GUILD_ID=str(absent)), "invite it with"
+    )
+    assert code == 0, lines
+    assert_clean("\n".join(lines), fake)
+    (error,) = [line for line in lines if " ERROR " in line]
+    assert f"could not register the commands in server {absent}" in error
+    assert "the bot is not in the server DEV_GUILD_ID names" in error
+    ready = next(line for line in lines if "connected as" in line)
+    assert "in 1 server; 0 games live" in ready
+    invite = next(line for line in lines if "invite it with" in line)
+    assert f"not in server {absent} (DEV_GUILD_ID)" in invite
+    assert f"client_id={fake.application_id}" in invite
+    assert "scope=bot+applications.commands" in invite
+
+
+async def test_a_bot_in_no_server_prints_its_invite_link(tmp_path: Path) -> None:
+    async with FakeDiscord(token="launcher-test-token.abc.DEF", rate_limits=False) as empty:
+        code, lines = await stopped_after(await Bot.start(empty, tmp_path), "invite it with")
+    assert code == 0, lines
+    assert "in 0 servers" in next(line for line in lines if "connected as" in line)
+    invite = next(line for line in lines if "invite it with" in line)
+    assert "the bot is in no server yet: invite it with https://discord.com/oauth2/authorize?" in (
+        invite
+    )
+    assert "permissions=309237763072" in invite

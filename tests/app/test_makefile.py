@@ -5,6 +5,7 @@ answers the version question), so no old Python needs installing."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -73,3 +74,52 @@ def test_an_environment_an_old_python_made_is_named(tmp_path: Path) -> None:
     assert "uses Python 3.10" in result.stderr
     assert "make clean" in result.stderr
     assert not (venv / ".run-installed").exists()
+
+
+RECORDING_PYTHON = """#!/bin/sh
+# Python 3.12 for make's questions; "-m venv DIR" makes DIR/bin/python (this script again);
+# "-m pip ..." records its arguments and PIP_CONSTRAINT, and whether that file exists.
+case "$*" in
+  *version_info*) echo 3.12 ;;
+  "-m venv "*) mkdir -p "$3/bin" && cp "$0" "$3/bin/python" ;;
+  "-m pip "*) { echo "PIP_CONSTRAINT=$PIP_CONSTRAINT"; test -f "$PIP_CONSTRAINT" && echo found;
+               echo "$@"; } >"$RECORD" ;;
+  *) exit 0 ;;
+esac
+"""
+
+
+def test_a_checkout_in_a_folder_with_a_space_installs(tmp_path: Path) -> None:
+    """``make run``'s install in ``/home/me/my bot``: every path of the checkout reaches the
+    commands whole."""
+    checkout = tmp_path / "my bot"
+    (checkout / "scripts").mkdir(parents=True)
+    (checkout / "bot").mkdir()
+    copied = ("Makefile", "constraints.txt", "pyproject.toml", "scripts/check-python.sh")
+    for name in (*copied, "bot/__init__.py"):
+        shutil.copy(ROOT / name, checkout / name)
+    python = tmp_path / "python3"
+    python.write_text(RECORDING_PYTHON, encoding="utf-8")
+    python.chmod(0o755)
+    record = tmp_path / "pip.txt"
+    result = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-C",
+            str(checkout),
+            ".venv/.run-installed",
+            f"PYTHON={python}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PATH": "/usr/bin:/bin", "RECORD": str(record)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "not found" not in result.stderr
+    lines = record.read_text(encoding="utf-8").splitlines()
+    assert lines[:2] == [f"PIP_CONSTRAINT={checkout / 'constraints.txt'}", "found"]
+    assert "-c constraints.txt -e ." in lines[2]
+    assert (checkout / ".venv" / ".run-installed").is_file()

@@ -1,6 +1,8 @@
-"""Running on PostgreSQL: ``--check`` opens and upgrades it without printing its password,
-``scripts/pg-backup.sh`` / ``scripts/pg-restore.sh`` carry a game into another database,
-and ``scripts/forget.py`` erases there."""
+"""Running on PostgreSQL: ``--check`` reports a schema to upgrade without upgrading it, and
+opens a current one, never printing its password; ``make backup`` (``scripts/backup.py``)
+and ``scripts/pg-backup.sh`` dump the database in use, read from ``.env`` too, and
+``scripts/pg-restore.sh`` carries a game into another database; ``scripts/forget.py``
+erases there."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import contextlib
 import os
 import stat
 import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -17,6 +20,7 @@ import pytest
 from bot.rummy import preset
 from bot.sessions import SessionManager
 from bot.storage import PostgresStore
+from bot.storage.inspection import pg_versions
 from bot.storage.leases import Leases
 from bot.storage.pg_migrate import bundled_pg_migrations
 from scripts.forget import main as forget_main
@@ -29,20 +33,71 @@ pytestmark = pytest.mark.postgres_only
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_check_opens_postgresql_and_hides_the_password(
+def test_check_upgrades_no_shared_schema_and_hides_the_password(
     tmp_path: Path, pg_databases: Databases
 ) -> None:
     url = pg_databases.create()
+    newest = bundled_pg_migrations()[-1].version
     try:
-        checked = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_URL=url)
+        fresh = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_URL=url)
+        assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+        assert (
+            f"is at schema version 0; the bot's next start upgrades it to {newest}"
+        ) in fresh.stdout
+        assert asyncio.run(pg_versions(url)) == (0, newest)  # reported, not done
+        asyncio.run(migrated(url))
+        current = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_URL=url)
     finally:
         pg_databases.drop(url)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    newest = bundled_pg_migrations()[-1].version
-    assert f"opened; schema at version {newest}" in checked.stdout
+    assert current.returncode == 0, current.stdout + current.stderr
+    assert "opened; 0 unfinished games read back" in current.stdout
     password = url.split("@")[0].rsplit(":", 1)[1]
-    assert f":{password}@" not in checked.stdout + checked.stderr
+    for output in (fresh, current):
+        assert password not in output.stdout + output.stderr
     assert not (tmp_path / "data").exists()  # no SQLite file, no lock file
+
+
+async def migrated(url: str) -> None:
+    await (await PostgresStore.open(url)).close()
+
+
+def test_make_backup_dumps_the_postgresql_database_named_in_env(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """``DATABASE_URL`` only in ``.env``: ``scripts/backup.py`` (``make backup``) and
+    ``scripts/pg-backup.sh`` both dump PostgreSQL, into a folder they make owner-only."""
+    (tmp_path / ".env").write_text(f"DATABASE_URL={pg_url}\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
+    env["RUMMY_ENV_FILE"] = ".env"
+    made = subprocess.run(
+        [sys.executable, str(ROOT / "scripts/backup.py"), "backups/first.dump"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    shelled = subprocess.run(
+        ["sh", str(ROOT / "scripts/pg-backup.sh"), "backups/second.dump"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for done, name in ((made, "first.dump"), (shelled, "second.dump")):
+        assert done.returncode == 0, done.stderr
+        dump = tmp_path / "backups" / name
+        assert f"dumped to {dump}" in done.stdout
+        assert stat.S_IMODE(dump.stat().st_mode) == 0o600
+        listed = subprocess.run(
+            ["pg_restore", "--list", str(dump)], capture_output=True, text=True, check=False
+        )
+        assert "TABLE DATA public games" in listed.stdout, listed.stderr
+        password = pg_url.split("@")[0].rsplit(":", 1)[1]
+        assert password not in done.stdout + done.stderr
+    assert stat.S_IMODE((tmp_path / "backups").stat().st_mode) == 0o700
+    assert not (tmp_path / "data").exists()  # the unused SQLite file was never made
 
 
 def test_a_game_survives_backup_and_restore(

@@ -5,10 +5,13 @@ checks."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pwd
+import re
 import signal
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -17,7 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.infrastructure.settings import KNOWN_SETTINGS
+from bot.storage import Database
 from tests.app.test_launcher import TOKEN, Running, assert_clean, environment, run_launcher
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -107,7 +114,16 @@ def test_every_file_the_bot_writes_is_its_owners_only(tmp_path: Path, nowhere: s
 # --- --check ------------------------------------------------------------------------------
 
 
-def test_check_opens_the_database_and_says_what_it_checked(tmp_path: Path) -> None:
+def make_database(path: Path) -> None:
+    """The bot's database at ``path``, as its first start leaves it."""
+
+    async def create() -> None:
+        await (await Database.open(path)).close()
+
+    asyncio.run(create())
+
+
+def test_check_creates_no_database_and_says_what_it_checked(tmp_path: Path) -> None:
     result = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_PATH="db/r.sqlite3")
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
@@ -116,10 +132,47 @@ def test_check_opens_the_database_and_says_what_it_checked(tmp_path: Path) -> No
         lines[1]
         == "token: shaped like a bot token (bot id 123456789012345678); not sent to Discord"
     )
-    assert lines[2].startswith(f"database: {tmp_path}/db/r.sqlite3 opened; schema at version ")
+    assert lines[2] == (
+        f"database: {tmp_path}/db/r.sqlite3 does not exist yet; the bot creates it at its"
+        " first start"
+    )
     assert lines[-1] == "ok"
     assert_clean(result.stdout + result.stderr)
-    assert (tmp_path / "db" / "r.sqlite3").is_file()
+    assert not (tmp_path / "db").exists()
+
+    make_database(tmp_path / "db" / "r.sqlite3")
+    again = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN, DATABASE_PATH="db/r.sqlite3")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"database: {tmp_path}/db/r.sqlite3 opened; 0 unfinished games read back" in (
+        again.stdout.splitlines()
+    )
+
+
+def test_check_fails_on_a_damaged_page_as_a_start_would(tmp_path: Path) -> None:
+    database = tmp_path / "data" / "rummy.sqlite3"
+    make_database(database)
+    with sqlite3.connect(database) as conn:
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'games'").fetchone()
+        (size,) = conn.execute("PRAGMA page_size").fetchone()
+    with database.open("r+b") as out:  # the games table's page: a header, then garbage
+        out.seek(size * (root - 1))
+        out.write(b"\x0d\x00\x00\x00\x05" + b"\xff" * 200)
+    result = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN)
+    assert result.returncode == 2, result.stdout
+    assert result.stdout.splitlines()[-1].startswith(f"database: {database} is damaged")
+    assert "restore it from a backup" in result.stdout
+
+
+def test_check_warns_of_an_unknown_setting_with_the_closest_known_one(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN={TOKEN}\nDATABSE_PATH=elsewhere.sqlite3\n", encoding="utf-8"
+    )
+    result = run_launcher(tmp_path, "--check", RUMMY_ENV_FILE=".env")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (
+        "settings: warning: the .env setting DATABSE_PATH is not one the bot reads, so it is"
+        " ignored; did you mean DATABASE_PATH?"
+    ) in result.stdout.splitlines()
 
 
 @pytest.mark.parametrize(
@@ -176,8 +229,7 @@ def give_away(path: Path) -> None:
 @pytest.mark.parametrize("whose", ["folder", "file"])
 def test_a_database_of_another_user_is_explained(tmp_path: Path, whose: str) -> None:
     data, database = tmp_path / "data", tmp_path / "data" / "rummy.sqlite3"
-    made = run_launcher(tmp_path, "--check", DISCORD_TOKEN=TOKEN)
-    assert made.returncode == 0, made.stdout
+    make_database(database)
     in_the_way = data if whose == "folder" else database
     give_away(in_the_way)
     try:
@@ -200,6 +252,36 @@ def test_a_database_of_another_user_is_explained(tmp_path: Path, whose: str) -> 
     assert_clean(result.stderr)
 
 
+@pytest.mark.parametrize("below", [True, False])
+def test_the_advice_names_only_the_database_s_own_folder(tmp_path: Path, below: bool) -> None:
+    """A database in a folder of the system's (``/var/lib/nope/x.db``, ``/var/lib/x.db``):
+    the advice is a folder of the bot's own, never to take over the folder above."""
+    system = tmp_path / "lib"
+    system.mkdir()
+    (system / "dpkg").write_text("the system's\n", encoding="utf-8")
+    database = system / "nope" / "x.db" if below else system / "x.db"
+    give_away(system)
+    try:
+        result = as_someone_else(
+            cwd=tmp_path,
+            DISCORD_TOKEN=TOKEN,
+            DATABASE_PATH=str(database),
+            DISCORD_API_BASE_URL="http://127.0.0.1:9/api/v10",
+        )
+    finally:
+        if os.geteuid() != 0:
+            system.chmod(0o700)
+    assert result.returncode == 2, result.stderr
+    (error,) = [line for line in result.stderr.splitlines() if " ERROR " in line]
+    own = database.parent if below else system / "rummy-bot"
+    assert f"mkdir -p {own} && chown " in error, error
+    assert "chown -R" not in error
+    assert f"chown {system}" not in error
+    assert not error.endswith(f" {system})")
+    if not below:
+        assert f"DATABASE_PATH={own / 'x.db'}" in error
+
+
 def test_a_shared_database_folder_is_warned_about_once(tmp_path: Path, nowhere: str) -> None:
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o755)
@@ -219,3 +301,30 @@ def test_a_shared_database_folder_is_warned_about_once(tmp_path: Path, nowhere: 
     assert len(warnings) == 1, "\n".join(running.lines)
     assert f"the database folder {shared} is readable by other users" in warnings[0]
     assert mode(shared / "rummy.sqlite3") == 0o600
+
+
+def test_the_env_example_advice_comes_only_without_an_env_file(tmp_path: Path) -> None:
+    missing = run_launcher(tmp_path, "--check")
+    assert missing.returncode == 2
+    assert "copy .env.example to .env" in missing.stderr
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=LOUD\n", encoding="utf-8")
+    wrong = run_launcher(tmp_path, "--check")
+    assert wrong.returncode == 2
+    assert "LOG_LEVEL must be one of" in wrong.stderr
+    assert ".env.example" not in wrong.stderr
+
+
+def test_help_and_env_example_name_every_setting(tmp_path: Path) -> None:
+    shown = run_launcher(tmp_path, "--help")
+    assert shown.returncode == 0
+    listed = {line.split()[0] for line in shown.stdout.splitlines() if line.startswith("  ")}
+    assert set(KNOWN_SETTINGS) <= listed
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    named = {
+        line.lstrip("# ").split("=", 1)[0]
+        for line in example.splitlines()
+        if re.match(r"^#? ?[A-Z_]+=", line)
+    }
+    assert named == set(KNOWN_SETTINGS)
+    # Commands it names exist where the operator types them (the checkout, no venv active).
+    assert "rummy-bot --" not in example

@@ -300,3 +300,28 @@ def test_a_database_url_of_another_kind_is_refused_without_echoing_it() -> None:
             {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "mysql://u:s3cret@h/db"}, env_files=()
         )
     assert "s3cret" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("password", "says"),
+    [
+        ("pa ss", "holds a space"),
+        ("p@ss", "more than one @"),
+        ("se%cret", "a % that is not followed by two hex digits"),
+    ],
+)
+def test_a_malformed_database_url_is_refused_without_its_password(password: str, says: str) -> None:
+    url = f"postgresql://rummy:{password}@db.example:5432/rummy"
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}, env_files=())
+    message = str(refused.value)
+    assert says in message
+    assert password not in message
+    assert "db.example" not in message  # nothing of the URL is echoed
+
+
+def test_the_password_is_a_secret_as_written_and_decoded() -> None:
+    url = "postgresql://rummy:p%40ss%20w@db.example/rummy?password=other"
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}, env_files=())
+    assert {"p%40ss%20w", "p@ss w", "other", TOKEN} <= set(settings.secrets)
+    assert "p%40ss" not in settings.database_name

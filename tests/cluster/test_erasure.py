@@ -82,7 +82,7 @@ async def test_an_erasure_reaches_the_live_games_of_the_other_process(pg_url: st
         assert report.abandoned_games == (mine.game_id, theirs.game_id)
         assert report.league_rows == 1
         assert a.get(10) is None
-        await eventually(lambda: b_relay.carried_out == 1, timeout=5)
+        await eventually(lambda: b_relay.carried_out == 1)
         assert b.get(20) is None
         assert lobby.player_of(ANN) is None
         assert b.get(21) is lobby  # the lobby goes on without her, under Cat
@@ -113,7 +113,7 @@ async def test_a_request_for_a_shard_without_holder_waits_for_its_taker(pg_url: 
         assert kept.status is GameStatus.ACTIVE  # nobody holds shard 1 yet
 
         async with relaying(pg_url, "b", 1) as (b, _, b_relay):
-            await eventually(lambda: b_relay.carried_out == 1, timeout=5)
+            await eventually(lambda: b_relay.carried_out == 1)
             assert b.get(20) is None
         stopped = await a.stored_game(game.game_id)
         assert stopped is not None

@@ -19,7 +19,7 @@ import pytest
 from bot.cluster.identity import gone, place, process_identity, runs
 from bot.cluster.leases import LeaseKeeper
 from bot.storage.leases import Leases
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 LONG = 600.0  # a lease that would not run out during the test
 
@@ -92,7 +92,7 @@ async def test_a_dead_predecessor_s_lease_is_taken_at_once(pg_url: str) -> None:
     leases = await Leases.open(pg_url)
     keeper = LeaseKeeper(leases, owner=process_identity(), shard_count=1, ttl=LONG)
     try:
-        await asyncio.wait_for(keeper.start(), 10)
+        await asyncio.wait_for(keeper.start(), PATIENCE)
         assert keeper.held() == {0}
         assert keeper.generations == {0: 2}
     finally:
@@ -113,7 +113,7 @@ async def test_a_live_holder_of_this_machine_is_waited_for(pg_url: str) -> None:
             assert keeper.held() == frozenset()
             alive.kill()
             alive.wait(10)
-            await asyncio.wait_for(starting, 10)  # taken at the next round once it is gone
+            await asyncio.wait_for(starting, PATIENCE)  # taken at the next round once it is gone
             await eventually(lambda: keeper.held() == {0})
         finally:
             starting.cancel()

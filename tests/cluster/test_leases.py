@@ -15,11 +15,11 @@ from bot.cluster.leases import LeaseKeeper
 from bot.storage import GameStatus, LeaseLost, PostgresStore, Store
 from bot.storage.leases import Leases, ShardCountMismatch, owner_url
 from bot.values.seats import NewSeat, assign_seats
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.postgres_only
 
-TTL = 1.0
+TTL = 3.0  # renewals a second apart: a loaded machine keeps its leases
 SHARDS = 2
 GUILD_0 = 0 << 22 | 17  # on shard 0 of 2
 GUILD_1 = 1 << 22 | 17  # on shard 1 of 2
@@ -97,10 +97,7 @@ async def test_the_survivor_takes_a_dead_process_shard_over_and_its_writes_are_r
             before = await repo.load_game(game)
 
         await a.stop(release=False)  # a dies: no more renewals, nothing released
-        loop = asyncio.get_running_loop()
-        died = loop.time()
-        await eventually(lambda: 0 in b.held(), timeout=10)
-        assert loop.time() - died < TTL + b.interval + 0.5
+        await eventually(lambda: 0 in b.held())  # once a's lease ran out
         assert b.generations[0] == 2
         assert told.gained == [frozenset({0})]
 
@@ -116,7 +113,9 @@ async def test_the_survivor_takes_a_dead_process_shard_over_and_its_writes_are_r
 async def test_a_standby_waits_then_takes_over_at_once_when_the_holder_stops(
     pg_url: str,
 ) -> None:
-    ttl = 3.0  # renewals a second apart: "at once" is well under that
+    # Renewals 40 s apart, longer than the wait for b below: b can only have taken over by
+    # hearing a's release, not at a round of its own.
+    ttl = 120.0
     async with (
         process(pg_url, "a", None, ttl=ttl) as (_, a),
         process(pg_url, "b", None, ttl=ttl) as (_, b),
@@ -126,11 +125,9 @@ async def test_a_standby_waits_then_takes_over_at_once_when_the_holder_stops(
         await asyncio.sleep(1.2)
         assert not standby.done()  # a is alive: b waits
         assert b.held() == frozenset()
-        loop = asyncio.get_running_loop()
-        stopped = loop.time()
         await a.stop()
-        await asyncio.wait_for(standby, timeout=10)
-        assert loop.time() - stopped < b.interval / 2
+        assert b.interval > PATIENCE
+        await asyncio.wait_for(standby, timeout=PATIENCE)
         assert b.held() == {0, 1}
         assert b.generations == {0: 2, 1: 2}
 
@@ -163,8 +160,8 @@ async def test_a_taken_over_shard_goes_back_to_its_own_process_when_that_is_back
         await a.start()
         await b.start()
         await a.stop(release=False)
-        await eventually(lambda: 0 in b.held(), timeout=10)
-        await asyncio.wait_for(again.start(), timeout=10)  # b hands shard 0 back
+        await eventually(lambda: 0 in b.held())
+        await asyncio.wait_for(again.start(), timeout=PATIENCE)  # b hands shard 0 back
         assert again.held() == frozenset({0})
         assert again.generations[0] == 3
         assert b.held() == frozenset({1})
@@ -183,7 +180,7 @@ async def test_a_process_with_another_shard_count_is_refused_while_the_others_li
             with pytest.raises(ShardCountMismatch, match="SHARD_COUNT=2"):
                 await other.start()
             await a.stop()  # every process of the old count stopped: the new count may start
-            await asyncio.wait_for(other.start(), timeout=10)
+            await asyncio.wait_for(other.start(), timeout=PATIENCE)
             assert other.held() == frozenset({0, 1, 2})
             await other.stop()
         finally:

@@ -1,9 +1,12 @@
 """Discord's global limit is the bot's: each process paces its workers at its shards' share
-of it, and follows the shards it holds."""
+of it, and follows the shards it holds. The pacers run on a clock of the test's own: a
+pause moves it on at once, so a loaded machine cannot stretch what is measured."""
 
 from __future__ import annotations
 
 import asyncio
+
+import pytest
 
 from bot.values.shards import StaticOwnership
 from cogs.display.pacing import PACE, Pacer, share_of
@@ -23,15 +26,32 @@ class Held:
         return (guild_id >> 22) % self.shard_count in self.ids
 
 
-async def sent_in(pacer: Pacer, requests: int) -> float:
+class Clock:
+    """Time that passes only when a pacer pauses."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def paced(rate: float, ownership: StaticOwnership, clock: Clock) -> Pacer:
+    return Pacer(rate, ownership=ownership, clock=clock, sleep=clock.sleep)
+
+
+async def sent_in(pacer: Pacer, clock: Clock, requests: int) -> float:
     """Seconds ``requests`` take once the burst is spent."""
     for _ in range(int(pacer.burst)):
         await pacer()
-    loop = asyncio.get_running_loop()
-    start = loop.time()
+    start = clock.now
     for _ in range(requests):
         await pacer()
-    return loop.time() - start
+    return clock.now - start
 
 
 def test_the_share_follows_the_shards_held() -> None:
@@ -41,12 +61,13 @@ def test_the_share_follows_the_shards_held() -> None:
 
 
 async def test_a_process_with_one_of_two_shards_paces_at_half() -> None:
-    whole = Pacer(400.0, ownership=StaticOwnership(2))
-    half = Pacer(400.0, ownership=StaticOwnership(2, frozenset({0})))
+    clock = Clock()
+    whole = paced(400.0, StaticOwnership(2), clock)
+    half = paced(400.0, StaticOwnership(2, frozenset({0})), clock)
     assert (whole.rate, half.rate) == (400.0, 200.0)
     # 20 requests after the burst: 0.05 s at the whole pace, 0.1 s at half of it.
-    assert await sent_in(half, 20) >= 20 / 200.0 * 0.9
-    assert await sent_in(whole, 20) < 20 / 200.0 * 0.9
+    assert await sent_in(half, clock, 20) == pytest.approx(20 / 200.0)
+    assert await sent_in(whole, clock, 20) == pytest.approx(20 / 400.0)
 
 
 async def test_the_pace_is_computed_again_when_the_shards_held_change() -> None:

@@ -24,13 +24,14 @@ import discord
 import pytest
 
 from tests.discord.fake import FakeDiscord, patch_discord
+from tests.waiting import PATIENCE
 
 BotMaker = discord.Client | Callable[[], discord.Client]
 
 
 class BotFactory(Protocol):
     def __call__(
-        self, make: BotMaker, *, ready: bool = True, timeout: float = 15.0
+        self, make: BotMaker, *, ready: bool = True, timeout: float = PATIENCE
     ) -> Awaitable[Any]: ...
 
 
@@ -80,7 +81,7 @@ async def fake(fake_options: dict[str, Any]) -> AsyncIterator[FakeDiscord]:
 async def bot_factory(fake: FakeDiscord) -> AsyncIterator[BotFactory]:
     started: list[tuple[discord.Client, asyncio.Task[None]]] = []
 
-    async def start(make: BotMaker, *, ready: bool = True, timeout: float = 15.0) -> Any:
+    async def start(make: BotMaker, *, ready: bool = True, timeout: float = PATIENCE) -> Any:
         bot = make if isinstance(make, discord.Client) else make()
         sessions = fake.identify_count + 1
         task = asyncio.create_task(bot.start(fake.token))

@@ -20,7 +20,7 @@ from bot.rummy import Card, parse_cards
 from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 HAND_LINE = re.compile(r"^Your hand \((\d+)\): (.*)$", re.M)
 
@@ -64,24 +64,24 @@ class Table:
         has finished it; ``rummy new`` is run in the table's channel and, threads on, returns
         once the game's thread is there."""
         ix = await self.fake.slash(user, self._where(command), command, **options)
-        response = await ix.response(10)
+        response = await ix.response()
         if response.deferred:
-            await ix.wait_until(lambda i: _settled(i), 10)
+            await ix.wait_until(lambda i: _settled(i))
         lobby = response.message
         if command == "rummy new" and lobby is not None and not lobby.ephemeral:
             self.thread = None
         if command == "rummy new" and self.threads and lobby is not None and not lobby.ephemeral:
-            await eventually(lambda: lobby.thread is not None, 10)
+            await eventually(lambda: lobby.thread is not None)
             self.thread = lobby.thread
             # The bot moves the game into its thread just after Discord made it.
-            await eventually(lambda: self.sessions.get(lobby.id) is not None, 10)
+            await eventually(lambda: self.sessions.get(lobby.id) is not None)
         return response
 
     async def text(self, user: User, command: str, /, **options: Any) -> str:
         """The text of the bot's final answer to a slash command used where the game is."""
         ix = await self.fake.slash(user, self._where(command), command, **options)
-        await ix.response(10)
-        await ix.wait_until(_settled, 10)
+        await ix.response()
+        await ix.wait_until(_settled)
         messages = ix.messages
         assert messages, "no answer"
         return messages[-1].content
@@ -131,7 +131,7 @@ async def start_bot(
 ) -> RummyBot:
     bot = RummyBot(sessions, dev_guild_id=guild.id, guild_ready_timeout=0.05, extensions=EXTENSIONS)
     started: RummyBot = await bot_factory(bot)
-    await asyncio.wait_for(started.wait_until_ready(), 10)
+    await asyncio.wait_for(started.wait_until_ready(), PATIENCE)
     return started
 
 

@@ -49,8 +49,8 @@ async def refused(table: Table, user: User, where: Channel, custom_id: str) -> s
     """Press a button that must be refused: a private answer, and nothing committed."""
     before = len(table.events)
     ix = await table.fake.forged_click(user, where, custom_id)
-    await ix.response(10)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     answer = ix.messages[-1]
     assert answer.ephemeral, answer.content
     await asyncio.sleep(0.05)
@@ -86,7 +86,7 @@ async def test_buttons_act_only_on_a_game_of_their_place(
 
     # In its place the lobby works: the game plays in a thread, its lobby in the channel.
     joined = await fake.click(bob, lobby, lobby.button("Join")["custom_id"])
-    await joined.response(10)
+    await joined.response()
     await eventually(lambda: len(session.seats) == 2)
     await table.text(ann, "rummy start")
     await eventually(lambda: table.table_message() is not None)

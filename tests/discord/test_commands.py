@@ -40,7 +40,7 @@ async def test_replies_follow_the_person_and_the_table_follows_the_server(
 ) -> None:
     ann = table.players[0]
     french = await table.fake.slash(ann, table.channel, "draw", source="stock", locale="fr")
-    await french.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await french.wait_until(lambda i: any(m.content for m in i.messages))
     assert "Aucune partie dans ce salon" in french.messages[-1].content
     english = await table.text(ann, "draw", source="stock")
     assert "There is no game in this channel" in english

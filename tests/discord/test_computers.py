@@ -68,7 +68,7 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(
         assert "took a seat" in await table.text(ann, "rummy addbot", level="easy")
         assert "took a seat" in await table.text(ann, "rummy addbot", level="normal")
         click = await fake.click(ann, lobby, lobby.button("Add computer player")["custom_id"])
-        await click.response(10)
+        await click.response()
         await eventually(lambda: "Computer 3 (normal)" in lobby.content)
         assert "Computer 1 (easy), Computer 2 (normal)" in lobby.content
         assert [s.level for s in table.session().seats] == [None, "easy", "normal", "normal"]

@@ -24,8 +24,8 @@ async def _confirm(table: Table, user: User, asked: Response, label: str) -> str
     assert asked.message is not None
     button = asked.message.button(label)
     ix = await table.fake.click(user, asked.message, button["custom_id"])
-    await ix.response(10)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     return ix.messages[-1].content
 
 

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord, User
+from tests.waiting import eventually
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"count:(?P<n>\d+)"):
@@ -250,11 +251,7 @@ async def test_login_sync_and_slash_command(fake: FakeDiscord, bot_factory: BotF
     assert ix.latency is not None
     assert ix.latency < 5
     # Heartbeats are acknowledged: discord.py measures a finite gateway latency.
-    for _ in range(100):
-        if bot.latency < 5:
-            break
-        await asyncio.sleep(0.05)
-    assert bot.latency < 5
+    await eventually(lambda: bot.latency < 5)
 
 
 async def _world(fake: FakeDiscord) -> tuple[Any, Any, User, User]:
@@ -381,10 +378,7 @@ async def test_second_answer_is_refused(fake: FakeDiscord, bot_factory: BotFacto
     assert (await ix.response()).content == "one"
     await ix.wait_until(lambda i: bool(i.rejected))
     assert [e.code for e in ix.rejected] == [40060]
-    for _ in range(50):
-        if bot.cog.errors:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: bool(bot.cog.errors))
     [error] = bot.cog.errors
     assert error.status == 400
     assert error.code == 40060
@@ -398,10 +392,7 @@ async def test_answer_after_deadline_is_refused(fake: FakeDiscord, bot_factory: 
     await ix.wait_until(lambda i: bool(i.rejected))
     assert ix.first is None
     assert [e.code for e in ix.rejected] == [10062]
-    for _ in range(50):
-        if bot.cog.errors:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: bool(bot.cog.errors))
     [error] = bot.cog.errors
     assert isinstance(error, discord.NotFound)
     assert error.code == 10062
@@ -460,22 +451,19 @@ async def test_channel_messages_edits_attachments_history_and_pings(
     assert fetched.content == "kept picture"
     assert fetched.attachments[0].filename == "table.png"
     assert await fetched.attachments[0].read() == b"two"
+
     # The bot also hears of its own messages over the gateway, edits included.
-    for _ in range(100):
-        cached = {m.id: m.content for m in bot.cached_messages}
-        if cached.get(sent.id) == "kept picture" and other.id in cached:
-            break
-        await asyncio.sleep(0.05)
-    assert cached == {sent.id: "kept picture", other.id: "second"}
+    def cached() -> dict[int, str]:
+        return {m.id: m.content for m in bot.cached_messages}
+
+    await eventually(lambda: cached().get(sent.id) == "kept picture" and other.id in cached())
+    assert cached() == {sent.id: "kept picture", other.id: "second"}
     await other.delete()
-    for _ in range(100):
-        if len(bot.cached_messages) == 1:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: len(bot.cached_messages) == 1)
     assert [m.id for m in bot.cached_messages] == [sent.id]
     assert fake.messages(table) == [stored]
     assert fake.messages(table, deleted=True)[-1].deleted
-    found = await fake.wait_for(lambda m: m.content == "kept picture", timeout=1)
+    found = await fake.wait_for(lambda m: m.content == "kept picture")
     assert found is stored
 
 

@@ -18,6 +18,7 @@ from discord import app_commands
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_fake_bot import ProbeBot
+from tests.waiting import PATIENCE
 
 
 async def _eventually(check: Any, timeout: float = 5.0) -> None:
@@ -59,7 +60,7 @@ async def test_resume_after_a_dropped_connection(
 
     bot.add_listener(on_resumed)
     await fake.disconnect(4000)
-    await asyncio.wait_for(resumed.wait(), 10)
+    await asyncio.wait_for(resumed.wait(), PATIENCE)
     assert fake.resume_count == 1
     assert fake.identify_count == 1
     assert (await (await fake.slash(alice, table, "meld", cards="7h")).response()).content == (
@@ -81,7 +82,7 @@ async def test_unknown_session_is_invalidated_then_identifies(
     await bot_factory(QuickBot)
     fake._sessions.clear()  # as if the fake had restarted
     await fake.disconnect(4000)
-    await fake.wait_ready(10, sessions=2)
+    await fake.wait_ready(sessions=2)
     assert fake.resume_count == 0
     assert (await (await fake.slash(alice, table, "meld", cards="7h")).response()).content == (
         "melded 7h"
@@ -275,7 +276,7 @@ async def test_bot_in_another_process_killed_and_restarted(
         )
         try:
             await fake.wait_ready(30, sessions=run)
-            answer = await (await fake.slash(alice, table, "ping")).response(10)
+            answer = await (await fake.slash(alice, table, "ping")).response()
             assert answer.content == f"pong {process.pid}"
             pids.append(process.pid)
         finally:

@@ -93,14 +93,14 @@ async def test_each_process_gets_only_its_shards_servers_and_dms_go_to_shard_0(
     alice = fake.add_user("alice")
     zero: ShardedProbe = await bot_factory(ShardedProbe(2, [0]), ready=False)
     one: ShardedProbe = await bot_factory(ShardedProbe(2, [1]), ready=False)
-    await fake.wait_ready(15)
-    await eventually(lambda: zero.is_ready() and one.is_ready(), 15)
+    await fake.wait_ready()
+    await eventually(lambda: zero.is_ready() and one.is_ready())
     assert fake.connected_shards == {0, 1}
     assert [g.id for g in zero.guilds] == [first.id]
     assert [g.id for g in one.guilds] == [second.id]
 
     here = second.add_text_channel("table")
-    await eventually(lambda: one.get_channel(here.id) is not None, 5)
+    await eventually(lambda: one.get_channel(here.id) is not None)
     assert zero.get_channel(here.id) is None  # the event went to shard 1 only
 
     for channel in (first.add_text_channel("t"), here, fake.dm_channel(alice)):
@@ -110,7 +110,7 @@ async def test_each_process_gets_only_its_shards_servers_and_dms_go_to_shard_0(
     assert one.seen == [second.id]
 
     later = fake.add_guild("Later", shard=1)
-    await eventually(lambda: one.get_guild(later.id) is not None, 5)
+    await eventually(lambda: one.get_guild(later.id) is not None)
     assert zero.get_guild(later.id) is None
 
 
@@ -121,7 +121,7 @@ async def test_a_process_on_one_shard_leaves_the_other_unserved(
     other = fake.add_guild("Other", shard=1)
     alice = fake.add_user("alice")
     await bot_factory(ShardedProbe(2, [0]), ready=False)
-    await fake.wait_ready(15, shards=[0])
+    await fake.wait_ready(shards=[0])
     assert not fake.connected
     with pytest.raises(TimeoutError):  # the interaction waits for shard 1's connection
         await asyncio.wait_for(
@@ -136,13 +136,13 @@ async def test_one_process_may_run_every_shard_and_resume_one(
     guilds = [fake.add_guild(f"g{shard}", shard=shard) for shard in (0, 1)]
     alice = fake.add_user("alice")
     bot: ShardedProbe = await bot_factory(ShardedProbe(), ready=False)
-    await fake.wait_ready(15, sessions=2)
-    await eventually(bot.is_ready, 15)
+    await fake.wait_ready(sessions=2)
+    await eventually(bot.is_ready)
     assert bot.shard_count == 2  # asked of GET /gateway/bot
     assert sorted(g.id for g in bot.guilds) == sorted(g.id for g in guilds)
     await fake.disconnect(4000, shard=1)
-    await fake.wait_ready(10)
-    await eventually(lambda: fake.resume_count == 1, 10)
+    await fake.wait_ready()
+    await eventually(lambda: fake.resume_count == 1)
     assert fake.identify_count == 2
     channel = guilds[1].add_text_channel("t")
     assert (await (await fake.slash(alice, channel, "meld", cards="7h")).response()).content == (

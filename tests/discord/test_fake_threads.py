@@ -94,7 +94,7 @@ async def test_a_thread_started_from_a_message_lives_beside_it_and_is_archived(
     await thread.edit(archived=True)
     assert is_archived(made[0])
     # discord.py keeps only active threads: THREAD_UPDATE takes it out of the cache.
-    await eventually(lambda: bot.get_channel(thread.id) is None, 5)
+    await eventually(lambda: bot.get_channel(thread.id) is None)
     # An archived thread's messages cannot change, and Discord offers no commands there.
     with pytest.raises(discord.HTTPException) as edit:
         await sent.edit(content="later")
@@ -104,7 +104,7 @@ async def test_a_thread_started_from_a_message_lives_beside_it_and_is_archived(
     # Sending a message unarchives it.
     await thread.send("again")
     assert not is_archived(made[0])
-    await eventually(lambda: bot.get_channel(thread.id) is not None, 5)
+    await eventually(lambda: bot.get_channel(thread.id) is not None)
     # One thread per message.
     with pytest.raises(discord.HTTPException) as twice:
         await channel_message(bot, channel.id, lobby.id).create_thread(name="again")

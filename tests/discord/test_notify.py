@@ -6,6 +6,7 @@ together), counted as the fake saw them."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import statistics
 import time
@@ -16,9 +17,11 @@ import pytest
 
 from bot.rummy import Discard, DrawStock, preset
 from bot.sessions import SessionStatus
+from cogs.display.game_messages import GameMessages
+from cogs.display.notifier import Notifier
 from tests.discord.fake import FakeDiscord, Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, dm_has
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -45,12 +48,29 @@ def _user(table: Table, player: str) -> User:
     return next(u for u in table.players if str(u.id) == player)
 
 
-async def _settled(fake: FakeDiscord, quiet: float = 0.3) -> None:
-    """Until the bot has sent nothing for ``quiet`` seconds."""
+async def _settled(table: Table, quiet: float = 0.3) -> None:
+    """Until the bot is done with what happened: its listeners told of every commit, its
+    display workers with nothing left to show or being shown, and then nothing sent for
+    ``quiet`` seconds (what answers interactions runs beside the workers)."""
+    fake = table.fake
+    for session in table.sessions.sessions.values():
+        await asyncio.wait_for(session.told(), PATIENCE)
+    notifier = table.bot.service(Notifier)
+
+    def shown(messages: GameMessages) -> bool:
+        return not (
+            messages.dirty - {"thread"}
+            or messages.announcements
+            or messages.notices
+            or messages.wake.is_set()
+            or messages.showing_hands
+            or (messages.channel_task is not None and not messages.channel_task.done())
+        )
 
     def calm() -> bool:
         last = max((r.at for r in fake.requests), default=0.0)
-        return time.monotonic() - last > quiet
+        idle = all(shown(m) for m in notifier.games.values())
+        return idle and time.monotonic() - last > quiet
 
     await eventually(calm)
 
@@ -166,7 +186,7 @@ async def test_each_turn_begins_with_exactly_one_new_dm(
     assert current is not None
     turns[current] += 1  # their turn has begun: its DM must be there
     await eventually(dm_has(table, _user(table, current), "rummy:do:"))
-    await _settled(fake)
+    await _settled(table)
     for user in table.players:
         player = str(user.id)
         dealt = 0 if player == first else 1
@@ -214,7 +234,7 @@ async def test_with_closed_dms_each_turn_begins_with_one_mention(
         current = session.view(None).current
         assert current is not None
         turns[current] += 1
-        await _settled(fake)
+        await _settled(table)
         for user in users:
             told = mentions(user)
             assert len(told) == turns[str(user.id)], user.name
@@ -233,13 +253,13 @@ async def test_notified_only_when_away(bots: Bots, cog_problems: list[logging.Lo
         await _open(table, seed=3)
         for _ in range(2):
             await _button_turn(table)
-        await _settled(fake)
+        await _settled(table)
         # From now on ann has just played when her turn begins: it comes as a quiet edit.
         quiet = _dm_count(fake, ann)
         bobs = _dm_count(fake, bob)
         for _ in range(4):
             await _button_turn(table)
-        await _settled(fake)
+        await _settled(table)
         assert _dm_count(fake, ann) == quiet
         assert _dm_count(fake, bob) == bobs + 2
         said = await table.text(ann, "rummy notify", when="every_turn")
@@ -247,7 +267,7 @@ async def test_notified_only_when_away(bots: Bots, cog_problems: list[logging.Lo
         assert await table.sessions.notified_when_away() == set()
         for _ in range(4):
             await _button_turn(table)
-        await _settled(fake)
+        await _settled(table)
         assert _dm_count(fake, ann) == quiet + 2
 
 
@@ -268,19 +288,19 @@ async def test_an_ordinary_turn_costs_two_calls_by_buttons_and_three_by_commands
     by_buttons: list[int] = []
     by_commands: list[int] = []
     for n in range(16):
-        await _settled(fake)
+        await _settled(table)
         view = session.view(None)
         assert view.current is not None
         user = _user(table, view.current)
         await eventually(dm_has(table, user, "rummy:do:draw:", f":{view.turn}"))
-        await _settled(fake)
+        await _settled(table)
         since = time.monotonic()
         if n % 2 == 0:
             await _button_turn(table)
             spent = by_buttons
         else:
             assert "drew" in await table.text(user, "draw", source="stock")
-            await _settled(fake)
+            await _settled(table)
             choices = await fake.autocomplete(
                 user, table.channel, "discard", focused="card", card=""
             )
@@ -289,7 +309,7 @@ async def test_an_ordinary_turn_costs_two_calls_by_buttons_and_three_by_commands
         nxt = session.view(None)
         assert nxt.current is not None
         await eventually(dm_has(table, _user(table, nxt.current), "rummy:do:", f":{nxt.turn}"))
-        await _settled(fake)
+        await _settled(table)
         if n >= 4 and not nxt.rounds:
             spent.append(_counted(fake, since))
     assert statistics.median(by_buttons) <= 2, by_buttons
@@ -310,5 +330,5 @@ async def test_after_a_deal_the_table_is_the_newest_message(
         assert session.status is SessionStatus.ACTIVE, session.status
         await eventually(lambda: table.table_message() is not first)
         await eventually(lambda: first.deleted)
-        await _settled(table.fake)
+        await _settled(table)
         assert table.fake.messages(table.channel)[-1] is table.table_message()

@@ -33,8 +33,8 @@ async def refused(table: Table, user: User, command: str, **options: Any) -> str
     """Run a command that must be refused: an ephemeral answer, and nothing committed."""
     before = len(table.events)
     ix = await table.fake.slash(user, table.channel, command, options=options)
-    await ix.response(10)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     message = ix.messages[-1]
     assert message.ephemeral, message.content
     await asyncio.sleep(0.05)

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage import open_store
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, User
-from tests.waiting import eventually
+from tests.waiting import eventually, eventually_async
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "Your hand"
@@ -78,8 +79,8 @@ async def answered(
     fake: FakeDiscord, user: User, channel: Channel, command: str, **options: object
 ) -> str:
     ix = await fake.slash(user, channel, command, options=options)
-    await ix.response(20)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 20)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     return ix.messages[-1].content
 
 
@@ -99,6 +100,29 @@ def bot_env(
     if database is not None:
         env["DATABASE_URL"] = database
     return guild, channel, users, env
+
+
+def turn_shown(fake: FakeDiscord, table: Message, edits: int, other: User) -> Callable[[], bool]:
+    """Whether the turn is shown: the table edited since ``edits`` to say the discard, and
+    the hand of ``other``, who plays next, offering a draw."""
+    return lambda: (
+        table.edits > edits
+        and "discarded" in table.content
+        and with_button(fake, [other], "rummy:do:draw:") is not None
+    )
+
+
+async def noted(database: str, message_id: int) -> bool:
+    """Whether the bot has stored ``message_id`` as a message of a game going on (so that
+    a bot started again edits it rather than posting anew)."""
+    store = await open_store(database)
+    try:
+        async with store.unit() as repo:
+            games = await repo.live_games()
+            refs = await repo.game_messages([game.id for game in games])
+    finally:
+        await store.close()
+    return any(ref.message_id == message_id for found in refs.values() for ref in found)
 
 
 async def start_game(fake: FakeDiscord, guild: Guild, channel: Channel, users: list[User]) -> None:
@@ -122,18 +146,17 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
     log = tmp_path / "bot.log"
     with running_bot(fake, env, log) as first:
         await start_game(fake, guild, channel, users)
-        await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)
+        await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None)
         found = with_button(fake, users, "rummy:do:draw:")
         assert found is not None
         user, dm, draw = found
         click = await fake.click(user, dm, draw)
-        await click.response(10)
-        await eventually(
-            lambda: any(c.startswith("rummy:pick:discard:") for c in dm.custom_ids()), 20
-        )
-        await eventually(lambda: bool(tables(fake, channel)), 20)
+        await click.response()
+        await eventually(lambda: any(c.startswith("rummy:pick:discard:") for c in dm.custom_ids()))
+        await eventually(lambda: bool(tables(fake, channel)))
         table = tables(fake, channel)[-1]
-        await asyncio.sleep(0.5)  # the message ids reach the database
+        database = env.get("DATABASE_URL", env["DATABASE_PATH"])
+        await eventually_async(lambda: noted(database, table.id))
         first.send_signal(signal.SIGKILL)
         first.wait(10)
     identified = fake.identify_count
@@ -145,14 +168,14 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
         assert component is not None
         edits = dm.edits
         pick = await fake.select(user, dm, menu, [component["options"][0]["value"]])
-        await pick.response(10)
-        await eventually(lambda: dm.edits > edits, 20)
+        await pick.response()
+        await eventually(lambda: dm.edits > edits)
         assert "discard" not in " ".join(dm.custom_ids())
         # The table message from before the kill is the one edited; none is posted anew.
-        await eventually(lambda: "discarded" in table.content, 20)
+        await eventually(lambda: "discarded" in table.content)
         assert tables(fake, channel) == [table]
         other = users[1] if user is users[0] else users[0]
-        await eventually(lambda: with_button(fake, [other], "rummy:do:draw:") is not None, 20)
+        await eventually(lambda: with_button(fake, [other], "rummy:do:draw:") is not None)
     assert "Traceback" not in log.read_text(errors="replace")
 
 
@@ -165,21 +188,22 @@ async def test_an_ordinary_turn_by_buttons_costs_at_most_two_rate_limited_calls(
         await start_game(fake, guild, channel, users)
         costs: list[int] = []
         for _ in range(4):
-            await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)
-            await asyncio.sleep(0.5)
+            await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None)
             found = with_button(fake, users, "rummy:do:draw:")
             assert found is not None
             user, dm, draw = found
+            other = users[1] if user is users[0] else users[0]
+            await eventually(lambda: bool(tables(fake, channel)))
+            table = tables(fake, channel)[-1]
+            edits = table.edits
             since = time.monotonic()
-            await (await fake.click(user, dm, draw)).response(10)
-            await eventually(offers(dm, "rummy:pick:discard:"), 20)
+            await (await fake.click(user, dm, draw)).response()
+            await eventually(offers(dm, "rummy:pick:discard:"))
             menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
             component = dm.component(menu)
             assert component is not None
-            await (await fake.select(user, dm, menu, [component["options"][0]["value"]])).response(
-                10
-            )
-            await asyncio.sleep(1.0)
+            await (await fake.select(user, dm, menu, [component["options"][0]["value"]])).response()
+            await eventually(turn_shown(fake, table, edits, other))
             costs.append(len(fake.counted_requests(since)))
     # The first turns of each player open their DM conversation; after that, a turn is one
     # table edit, the next hand going as a follow-up of its owner's last click.

@@ -15,7 +15,7 @@ import pytest
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_process import running_bot
 from tests.discord.test_process_cluster import open_game
-from tests.waiting import eventually
+from tests.waiting import eventually, eventually_async
 
 pytestmark = pytest.mark.postgres_only
 
@@ -54,20 +54,19 @@ async def test_forget_me_ends_the_game_the_other_process_plays(
         assert await stored(pg_url, zeb.id) == (2, 2, 0)
 
         ix = await fake.slash(zeb, channels[0], "rummy forget-me")
-        asked = await ix.response(20)
+        asked = await ix.response()
         assert asked.ephemeral
         assert asked.message is not None
         button = asked.message.button("Forget me")
         click = await fake.click(zeb, asked.message, button["custom_id"])
-        await click.response(20)
-        await click.wait_until(lambda i: any(m.content for m in i.messages), 20)
+        await click.response()
+        await click.wait_until(lambda i: any(m.content for m in i.messages))
         assert click.messages[-1].content.startswith("Done: 2 games in progress ended")
 
-        for _ in range(100):  # the second process's part: within a second or two
-            if await stored(pg_url, zeb.id) == (0, 0, 0):
-                break
-            await asyncio.sleep(0.1)
-        assert await stored(pg_url, zeb.id) == (0, 0, 0)
+        async def erased() -> bool:  # the second process's part, done in its own time
+            return await stored(pg_url, zeb.id) == (0, 0, 0)
+
+        await eventually_async(erased)
 
         for process in (first, second):
             process.send_signal(signal.SIGTERM)

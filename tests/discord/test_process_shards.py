@@ -17,22 +17,22 @@ from tests.waiting import eventually
 async def play_a_turn(fake: FakeDiscord, channel: Channel, users: list[User]) -> None:
     """The player to move draws and discards by the buttons of their hand DM; the table in
     the game's channel shows the discard."""
-    await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None, 20)
+    await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None)
     found = with_button(fake, users, "rummy:do:draw:")
     assert found is not None
     user, dm, draw = found
     click = await fake.click(user, dm, draw)
-    await click.response(10)
-    await eventually(lambda: any(c.startswith("rummy:pick:discard:") for c in dm.custom_ids()), 20)
+    await click.response()
+    await eventually(lambda: any(c.startswith("rummy:pick:discard:") for c in dm.custom_ids()))
     menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
     component = dm.component(menu)
     assert component is not None
     pick = await fake.select(user, dm, menu, [component["options"][0]["value"]])
-    await pick.response(10)
-    await eventually(lambda: bool(tables(fake, channel)), 20)
-    await eventually(lambda: "discarded" in tables(fake, channel)[-1].content, 20)
+    await pick.response()
+    await eventually(lambda: bool(tables(fake, channel)))
+    await eventually(lambda: "discarded" in tables(fake, channel)[-1].content)
     other = users[1] if user is users[0] else users[0]
-    await eventually(lambda: with_button(fake, [other], "rummy:do:draw:") is not None, 20)
+    await eventually(lambda: with_button(fake, [other], "rummy:do:draw:") is not None)
 
 
 @pytest.mark.fake(shards=2, max_concurrency=2, rate_limits=True)
@@ -64,7 +64,7 @@ async def test_one_process_runs_both_shards_and_plays_a_game_in_a_server_of_each
             assert "seat" in await answered(fake, guest, channel, "rummy join")
             assert "dealt" in await answered(fake, host, channel, "rummy start")
         everyone = [user for seated in players.values() for user in seated]
-        await eventually(lambda: all(hand_dm(fake, user) for user in everyone), 20)
+        await eventually(lambda: all(hand_dm(fake, user) for user in everyone))
         await asyncio.gather(
             play_a_turn(fake, here, players[here.id]), play_a_turn(fake, there, players[there.id])
         )

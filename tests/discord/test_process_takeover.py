@@ -29,7 +29,7 @@ async def test_a_killed_process_game_goes_on_in_the_other(
     env = {
         "DATABASE_URL": pg_url,
         "SHARD_COUNT": "2",
-        "LEASE_SECONDS": "2",
+        "LEASE_SECONDS": "4",
         "LOG_LEVEL": "INFO",
         "DISCORD_LOG_LEVEL": "WARNING",
     }
@@ -43,7 +43,7 @@ async def test_a_killed_process_game_goes_on_in_the_other(
         assert "Rummy table" in await answered(fake, ann, channel, "rummy new", variant="classic")
         assert "seat" in await answered(fake, bob, channel, "rummy join")
         assert "dealt" in await answered(fake, ann, channel, "rummy start")
-        await eventually(lambda: bool(hand_dm(fake, ann) and hand_dm(fake, bob)), 20)
+        await eventually(lambda: bool(hand_dm(fake, ann) and hand_dm(fake, bob)))
 
         second.kill()
         await asyncio.to_thread(second.wait, 10)

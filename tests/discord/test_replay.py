@@ -25,8 +25,8 @@ async def refused(table: Table, user: User, where: Channel, game: int) -> str:
     """A replay that must be refused: a private answer, and nothing posted or committed."""
     before = (len(table.events), len(table.fake.messages(where)))
     ix = await table.fake.slash(user, where, "rummy replay", game=game)
-    await ix.response(10)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     assert all(m.ephemeral for m in ix.messages), [m.content for m in ix.messages]
     await asyncio.sleep(0.05)
     assert (len(table.events), len(table.fake.messages(where))) == before
@@ -73,7 +73,7 @@ async def test_a_finished_game_is_replayed_for_everyone_in_the_channel(
         assert typed == []
 
         ix = await fake.slash(bob, table.channel, "rummy replay", game=game_id)
-        first = await ix.response(10)
+        first = await ix.response()
         assert first.deferred
         assert first.ephemeral
         await ix.wait_until(lambda i: _with_gif(i.messages) is not None, 60)

@@ -207,8 +207,8 @@ def dm_for_turn(table: Table, user: User, turn: int) -> Message | None:
 async def private(table: Table, user: User, command: str, /, **options: Any) -> str:
     """The text of a command's answer only its user sees."""
     ix = await table.fake.slash(user, table._where(command), command, **options)
-    await ix.response(10)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     messages = [m for m in ix.messages if m.content]
     assert all(m.ephemeral for m in messages), [m.content for m in messages]
     return messages[-1].content
@@ -330,7 +330,7 @@ async def test_a_game_on_a_server_in_its_players_language(
         # Not the host: refused.
         assert await private(table, bob, "rummy start") == t("error.not_allowed", locale)
         join = await fake.click(bob, lobby, lobby.button(t("button.join", locale))["custom_id"])
-        await join.response(10)
+        await join.response()
         await eventually(lambda: "bob" in lobby.content)
         assert await table.text(ann, "rummy start") == t("lobby.started", locale)
         session = table.session()
@@ -449,7 +449,7 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
         # ann seats a computer from the lobby, whose buttons are the channel's: Czech; so is
         # the computer's name, which everyone reads.
         add = lobby.button(t("button.addbot", "cs"))["custom_id"]
-        await (await fake.click(ann, lobby, add)).response(10)
+        await (await fake.click(ann, lobby, add)).response()
         computer = t("seat.computer", "cs", number=1)
         seat = t("lobby.computer_seat", "cs", name=computer, level=t("level.normal", "cs"))
         await eventually(lambda: seat in lobby.content)
@@ -494,8 +494,8 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
         assert refused.startswith(t("error.cards", "ru", reason="")), refused
         # Someone else's league card is the channel's: Czech, even asked by ann.
         ix = await fake.slash(ann, table.here, "league player", user=bob)
-        await ix.response(10)
-        await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        await ix.response()
+        await ix.wait_until(lambda i: any(m.content for m in i.messages))
         (about,) = [m for m in ix.messages if m.content]
         assert not about.ephemeral
         assert about.content == t("league.no_player", "cs", player="bob")
@@ -511,8 +511,8 @@ async def test_a_russian_player_on_a_czech_server_reads_their_own_answers_in_rus
         table_message = shown(table)
         show = table_message.button(t("button.show_hand", "cs"))["custom_id"]
         press = await fake.click(ann, table_message, show)
-        await press.response(10)
-        await press.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        await press.response()
+        await press.wait_until(lambda i: any(m.content for m in i.messages))
         me = session.player_of(ann.id)
         assert me is not None
         count = len(session.view(me).hand)

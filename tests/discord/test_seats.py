@@ -59,13 +59,13 @@ async def test_a_player_leaves_by_the_button_and_the_game_goes_on_to_its_end(
         assert hand is not None
         # The first click only asks.
         asked = await fake.click(leaver, hand, hand.button("Leave the game")["custom_id"])
-        confirm = (await asked.response(10)).message
+        confirm = (await asked.response()).message
         assert confirm is not None
         assert confirm.ephemeral
         assert "Leave the game?" in confirm.content
         assert session.player_of(leaver.id) is not None
         sure = await fake.click(leaver, confirm, confirm.button("Leave")["custom_id"])
-        await sure.wait_until(lambda i: any("You left" in m.content for m in i.messages), 10)
+        await sure.wait_until(lambda i: any("You left" in m.content for m in i.messages))
         assert session.player_of(leaver.id) is None
         await eventually(lambda: _said(fake, table, f"{leaver.name} left; a computer plays"))
         await eventually(lambda: f"🤖 {leaver.name}" in _table_text(table))  # marked
@@ -94,9 +94,7 @@ async def test_someone_takes_over_a_computer_seat_from_the_table_and_plays(
         shown = table.table_message()
         assert shown is not None
         took = await fake.click(cat, shown, shown.button("Take a seat")["custom_id"])
-        await took.wait_until(
-            lambda i: any("seat of Computer 1" in m.content for m in i.messages), 10
-        )
+        await took.wait_until(lambda i: any("seat of Computer 1" in m.content for m in i.messages))
         session = table.session()
         assert session.player_of(cat.id) == "cpu-1"
         await eventually(lambda: _said(fake, table, "cat takes over the seat of Computer 1"))
@@ -135,9 +133,7 @@ async def test_take_my_seat_back_from_the_dm_and_the_game_moves_no_rating(
         await eventually(lambda: _said(fake, table, "missed three turns"))
         assert "Take my seat back" in await table.text(away, "draw", source="stock")
         back = await fake.click(away, held, held.button("Take my seat back")["custom_id"])
-        await back.wait_until(
-            lambda i: any("took your seat back" in m.content for m in i.messages), 10
-        )
+        await back.wait_until(lambda i: any("took your seat back" in m.content for m in i.messages))
         assert session.computer_level(player) is None
         await eventually(lambda: _said(fake, table, "is back"))
         await play_to_end(table)

@@ -120,12 +120,12 @@ async def test_a_person_s_look_changes_only_their_own_pictures_and_hand_order(
         assert hand_of(bob_dm.content) == sorted_hand(bob_view.hand, "suit")
         # Their own answers too: the hand on request and the table they ask to see.
         ix = await table.fake.slash(ann, table.here, "hand")
-        await ix.wait_until(lambda i: any(m.attachments for m in i.messages), 10)
+        await ix.wait_until(lambda i: any(m.attachments for m in i.messages))
         asked = next(m for m in ix.messages if m.attachments)
         assert asked.attachment("hand.png").data == mine
         assert hand_of(asked.content) == sorted_hand(ann_view.hand, "rank")
         ix = await table.fake.slash(ann, table.here, "rummy status")
-        await ix.wait_until(lambda i: any(m.attachments for m in i.messages), 10)
+        await ix.wait_until(lambda i: any(m.attachments for m in i.messages))
         status = next(m for m in ix.messages if m.attachments)
         table_view, names = session.view(None), dict(session.names)
         light = render_table(table_view, names=names, theme="light", four_colour=True)

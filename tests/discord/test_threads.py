@@ -112,7 +112,7 @@ async def test_threads_off_and_several_threaded_games_from_one_channel(
         fake, channel = table.fake, table.channel
         # Only someone with Manage Server changes the server's settings.
         refused = await fake.slash(ann, channel, "rummy settings", threads="off")
-        await refused.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        await refused.wait_until(lambda i: any(m.content for m in i.messages))
         assert "Manage Server" in refused.messages[-1].content
         assert refused.messages[-1].ephemeral
         # Two tables opened in one channel: a thread each, the channel stays free.
@@ -125,13 +125,13 @@ async def test_threads_off_and_several_threaded_games_from_one_channel(
         assert [t.id for t in fake.threads(channel)] == [first.id, second_lobby.id]
         # In the channel a game command cannot tell which game is meant.
         which = await fake.slash(bob, channel, "rummy join")
-        await which.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        await which.wait_until(lambda i: any(m.content for m in i.messages))
         assert "use the command in the game's thread" in which.messages[-1].content
         # In a thread, it is that thread's game; a second table there is refused.
         joined = await fake.slash(bob, first, "rummy join")
-        await joined.wait_until(lambda i: any("seat" in m.content for m in i.messages), 10)
+        await joined.wait_until(lambda i: any("seat" in m.content for m in i.messages))
         busy = await fake.slash(bob, first, "rummy new", variant="500")
-        await busy.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        await busy.wait_until(lambda i: any(m.content for m in i.messages))
         assert "already" in busy.messages[-1].content
         for game, host in ((first, ann), (fake.threads(channel)[1], cat)):
             cancel = await fake.slash(host, game, "rummy cancel")

@@ -28,8 +28,8 @@ async def private(table: Table, user: User, command: str, /, **options: Any) -> 
     """Every answer to a command that only its user sees; nothing is committed."""
     before = len(table.events)
     ix = await table.fake.slash(user, table._where(command), command, **options)
-    await ix.response(10)
-    await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any(m.content for m in i.messages))
     await asyncio.sleep(0.05)
     messages = [m for m in ix.messages if m.content]
     assert messages
@@ -165,8 +165,8 @@ async def test_cards_are_typed_by_their_number_in_the_hand_as_shown(
 
 async def _answers(table: Table, user: User, command: str, /, **options: Any) -> list[Message]:
     ix = await table.fake.slash(user, table.here, command, **options)
-    await ix.response(10)
-    await ix.wait_until(lambda i: any("By number" in m.content for m in i.messages), 10)
+    await ix.response()
+    await ix.wait_until(lambda i: any("By number" in m.content for m in i.messages))
     return list(ix.messages)
 
 
@@ -179,6 +179,6 @@ async def test_your_own_league_card_is_private_and_someone_else_s_is_not(
         (mine,) = await private(table, ann, "league player")
         assert "has not played a league game" in mine.content
         ix = await table.fake.slash(ann, table.channel, "league player", user=bob)
-        await ix.response(10)
-        await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+        await ix.response()
+        await ix.wait_until(lambda i: any(m.content for m in i.messages))
         assert not any(m.ephemeral for m in ix.messages if m.content)

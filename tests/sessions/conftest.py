@@ -5,14 +5,17 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.rummy import Game, preset
 from bot.rummy.players import random_action
 from bot.sessions import Session, SessionManager
-from bot.storage import Database, PostgresStore
+from bot.storage import Database, PostgresStore, open_store
+from bot.values.clock import utc_now
 from bot.values.seats import NewSeat, SeatKind
 from tests.conftest import AnyStore
 
@@ -33,6 +36,22 @@ async def reloaded(db_path: Path | str) -> AsyncIterator[tuple[SessionManager, S
         yield again, loaded
     finally:
         await again.close()
+
+
+async def run_out_while_down(db_path: Path | str, deadline: datetime) -> None:
+    """The stored turn deadline of the one game going on, ``deadline``, passes while no bot
+    runs: it is moved a second into the past, as the clock would have moved it, however long
+    the test took."""
+    store = await open_store(db_path)
+    try:
+        async with store.unit() as repo:
+            (record,) = await repo.live_games()
+            assert record.deadline is not None
+            assert record.deadline.at == deadline
+            passed = dataclasses.replace(record.deadline, at=utc_now() - timedelta(seconds=1))
+            await repo.set_deadline(record.id, passed)
+    finally:
+        await store.close()
 
 
 def two_humans() -> list[NewSeat]:

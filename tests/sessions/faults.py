@@ -40,6 +40,8 @@ class FaultyStore:
         self.lose_answers = 0
         self.delay = 0.0
         """Seconds each target write waits first (a database busy with someone else)."""
+        self.held: asyncio.Event | None = None
+        """Set by the test when the target writes may go on (a database busy until then)."""
         self.refused = 0
         self.lost = 0
 
@@ -82,6 +84,8 @@ class _Refusing:
         async def write(*args: Any, **kwargs: Any) -> Any:
             if self._store.delay > 0:
                 await asyncio.sleep(self._store.delay)
+            if self._store.held is not None:
+                await self._store.held.wait()
             if self._store.refuses():
                 raise StorageFailure("OperationalError: database is locked")
             return await method(*args, **kwargs)

@@ -97,8 +97,10 @@ async def test_a_hard_player_thinks_in_the_pool_while_the_loop_runs_on(db_path: 
         await eventually(lambda: _mine_or_over(session))
         ticker.cancel()
         assert brains.hard_times
-        # The loop went on ticking while the hard player searched in its own process.
-        assert ticks >= sum(brains.hard_times) / 0.01 * 0.3
+        # The loop went on ticking while the hard player searched in its own process (a
+        # search on the loop would stop the ticks for its whole budget; a loaded machine
+        # only makes each tick a few times longer than its 10 ms).
+        assert ticks >= sum(brains.hard_times) / 0.01 * 0.1
     finally:
         await manager.close()
 

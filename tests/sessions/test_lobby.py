@@ -3,7 +3,6 @@ and only the host or a moderator runs the table."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from tests.sessions.conftest import (
     start_game,
     store_of,
 )
+from tests.waiting import eventually
 
 
 async def open_lobby(manager: SessionManager, channel: int = CHANNEL) -> Session:
@@ -105,10 +105,7 @@ async def test_a_lobby_fills_up_and_deals(manager: SessionManager) -> None:
     with pytest.raises(LobbyError, match="already at this table"):
         await lobby.join(BOB, "Bob")  # (leaving and taking over a seat: test_leave_take_over)
     await lobby.apply(str(ANN), DrawStock(), turn=started.turn)
-    for _ in range(100):
-        await asyncio.sleep(0.01)
-        if len(heard) == 4:
-            break
+    await eventually(lambda: len(heard) >= 4)
     assert [e.kind for e in heard] == [
         EventKind.LOBBY,
         EventKind.LOBBY,

@@ -4,7 +4,6 @@ finds."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 from datetime import timedelta
@@ -147,17 +146,23 @@ async def test_an_idle_lobby_closes_itself_and_activity_postpones_it(
         heard.append(event)
 
     manager.add_listener(listener)
-    manager.timing.minute = 1.0
+    manager.timing.minute = 60.0  # a real minute: nothing closes while the test looks
     manager.timing.lobby_idle = 1
     lobby = await manager.create_lobby(
         guild_id=GUILD, channel_id=CHANNEL, host_id=ANN, host_name="Ann", ruleset=preset("classic")
     )
-    await asyncio.sleep(0.6)
+    opened = lobby.idle_since
+    assert opened is not None
     await lobby.join(BOB, "Bob")  # the idle time starts again
-    await asyncio.sleep(0.6)
+    joined = lobby.idle_since
+    assert joined is not None
+    assert joined > opened
     assert not lobby.closed
+    # With a short minute, the lobby closes a minute after its last activity.
+    manager.timing.minute = 0.3
+    await lobby.leave(BOB)
     # Listeners hear an event a moment after its commit, when the lobby may be closed already.
-    await eventually(lambda: any(e.kind is EventKind.CANCELLED for e in heard), 5)
+    await eventually(lambda: any(e.kind is EventKind.CANCELLED for e in heard))
     assert manager.get(CHANNEL) is None  # closed and gone
     closing = heard[-1]
     assert closing.kind is EventKind.CANCELLED
@@ -180,7 +185,7 @@ async def test_a_lobby_that_went_idle_while_the_bot_was_away_closes_at_start(
     again = await SessionManager.open(db_path)
     try:
         assert await again.load_active() == 1
-        await eventually(lambda: again.get(CHANNEL) is None, 5)
+        await eventually(lambda: again.get(CHANNEL) is None)
         stored = await again.stored_game(lobby.game_id)
         assert stored is not None
         assert stored.status is GameStatus.CANCELLED

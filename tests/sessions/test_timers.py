@@ -4,7 +4,6 @@ stored, so one that passed while the bot was down fires at start-up."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from bot.rummy import preset
@@ -19,7 +18,7 @@ from bot.sessions import (
     SessionManager,
     SessionStatus,
 )
-from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD
+from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD, run_out_while_down
 from tests.waiting import eventually
 
 
@@ -111,16 +110,16 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start_up(
     db_path: Path | str,
 ) -> None:
     manager = await SessionManager.open(db_path, brains=Brains(delay=0))
-    manager.timing.minute = 0.4
     try:
-        session = await _open(manager, computer=False)
+        session = await _open(manager, computer=False)  # a real minute: it runs on
         absent = session.view(None).current
         seq = session.seq
         deadline = session.deadline
         assert deadline is not None
     finally:
         await manager.close()
-    await asyncio.sleep(0.5)  # the deadline passes while nothing runs
+    assert session.seq == seq  # the turn was still on when the bot stopped
+    await run_out_while_down(db_path, deadline)
     again = await SessionManager.open(db_path)  # timers of real minutes from now on
     try:
         assert await again.load_active() == 1

@@ -30,13 +30,14 @@ token) gets READY and its guilds again; `fake.wait_ready(sessions=n)` waits for 
 Main API (see the classes for details):
 
 - `FakeDiscord(*, token="fake-bot-token", rate_limits=True, global_limit=50,
-  route_limits=None, interaction_deadline=3.0, attachment_size_limit=10 MiB,
+  route_limits=None, interaction_deadline=15.0, attachment_size_limit=10 MiB,
   bot_name="Rummy", message_events=True, shards=1, max_concurrency=1)`; `async with`
   starts and stops it.
   `message_events`: the bot receives MESSAGE_CREATE / UPDATE / DELETE for its own
   non-ephemeral messages, as from Discord. `api_base`, `gateway_url`,
   `env()`, `bot_user`, `application_id`, `token`. `rate_limits`, `global_limit` and
-  `interaction_deadline` (seconds, None for none) may be changed at any time.
+  `interaction_deadline` (seconds, None for none; Discord's is 3, the fake's default is
+  longer so that a loaded machine is not taken for a slow bot) may be changed at any time.
   `route_limits` maps a route ("PATCH /channels/{channel_id}/messages/{message_id}") to
   (requests, seconds) per channel; `DISCORD_ROUTE_LIMITS` approximates Discord's.
 - World: `add_guild(name, *, locale="en-US", owner=None, shard=None) -> Guild` (`shard`: an

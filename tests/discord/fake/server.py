@@ -26,6 +26,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.waiting import PATIENCE
+
 from .model import (
     JSON,
     Attachment,
@@ -50,6 +52,11 @@ from .validate import (
 
 log = logging.getLogger("tests.discord.fake")
 
+ANSWER_DEADLINE = 15.0
+"""Seconds after which an interaction's first answer is refused (10062). Discord's are 3; a
+loaded machine running other work can take longer than that to answer for code that is
+right, so the fake waits longer by default, and the tests about the deadline set their own
+(``interaction_deadline``)."""
 SEND_MESSAGES = 1 << 11
 SEND_MESSAGES_IN_THREADS = 1 << 38
 CREATE_PUBLIC_THREADS = 1 << 35
@@ -190,7 +197,7 @@ class Interaction:
         """Seconds from the interaction's dispatch to the bot's first accepted answer."""
         return None if self.first is None else self.first.at - self.created
 
-    async def response(self, timeout: float = 5.0) -> Response:
+    async def response(self, timeout: float = PATIENCE) -> Response:
         """The first accepted answer; fails with what the fake rejected, if anything."""
         try:
             await asyncio.wait_for(self._answered.wait(), timeout)
@@ -202,7 +209,7 @@ class Interaction:
         assert self.first is not None
         return self.first
 
-    async def followups(self, n: int = 1, timeout: float = 5.0) -> list[Message]:
+    async def followups(self, n: int = 1, timeout: float = PATIENCE) -> list[Message]:
         """The first `n` follow-up messages (waits until that many exist)."""
         deadline = time.monotonic() + timeout
         while len(self.followup_messages) < n:
@@ -217,7 +224,7 @@ class Interaction:
         return self.followup_messages[:n]
 
     async def wait_until(
-        self, predicate: Callable[[Interaction], bool], timeout: float = 5.0
+        self, predicate: Callable[[Interaction], bool], timeout: float = PATIENCE
     ) -> None:
         """Wait until `predicate(self)` holds (checked after every change the fake sees)."""
         deadline = time.monotonic() + timeout
@@ -287,7 +294,7 @@ class FakeDiscord:
         rate_limits: bool = True,
         global_limit: int = 50,
         route_limits: Mapping[str, tuple[int, float]] | None = None,
-        interaction_deadline: float | None = 3.0,
+        interaction_deadline: float | None = ANSWER_DEADLINE,
         attachment_size_limit: int = 10 * 1024 * 1024,
         bot_name: str = "Rummy",
         host: str = "127.0.0.1",
@@ -559,7 +566,9 @@ class FakeDiscord:
         """`listener(event, message)` on every "create", "edit" and "delete", synchronously."""
         self._listeners.append(listener)
 
-    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float = 5.0) -> Message:
+    async def wait_for(
+        self, predicate: Callable[[Message], bool], timeout: float = PATIENCE
+    ) -> Message:
         """The first message (current state, deleted ones excluded) for which predicate holds.
 
         Messages that already satisfy it count, so there is no race with the bot.
@@ -602,7 +611,7 @@ class FakeDiscord:
 
     async def wait_ready(
         self,
-        timeout: float = 10.0,
+        timeout: float = PATIENCE,
         *,
         sessions: int | None = None,
         shards: Iterable[int] | None = None,
@@ -874,7 +883,7 @@ class FakeDiscord:
         focused: str,
         options: Mapping[str, Any] | None = None,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
         **values: Any,
     ) -> list[JSON]:
         """The user types in option `focused` of `/command`; returns the offered choices.
@@ -936,7 +945,7 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._dispatch_interaction(3, user, channel, data, message=made_up)
 
-    async def redeliver(self, ix: Interaction, timeout: float = 10.0) -> None:
+    async def redeliver(self, ix: Interaction, timeout: float = PATIENCE) -> None:
         """Send `ix`'s INTERACTION_CREATE to the bot again, unchanged (same id and token), as a
         gateway replaying events after a reconnect may: the bot must act on it once. A
         second answer is refused (40060), as on Discord. It goes where the first went: its
@@ -1165,7 +1174,7 @@ class FakeDiscord:
         *,
         message: Message | None = None,
         locale: str | None = None,
-        timeout: float = 10.0,
+        timeout: float = PATIENCE,
     ) -> Interaction:
         session = await self._live_session(timeout, self.shard_of(channel.guild))
         ix_id = self.ids.next()
