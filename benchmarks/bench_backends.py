@@ -113,7 +113,7 @@ async def play(target: str, worker: int, actions: int, shards: int) -> None:
             sessions[:] = [s for s in sessions if not s.closed]
             await refill()
             session = rng.choice(sessions)
-            game = session._game  # the benchmark plays for everyone
+            game = session.game  # the benchmark plays for everyone
             assert game is not None
             assert game.current_player is not None
             action = random_action(game, rng)

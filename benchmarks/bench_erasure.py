@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT))
 from bot.cluster.erasure import ErasureRelay, erasure_relay_for  # noqa: E402
 from bot.cluster.handover import Handover  # noqa: E402
 from bot.cluster.leases import LeaseKeeper  # noqa: E402
-from bot.seats import NewSeat  # noqa: E402
 from bot.sessions import Brains, Session, SessionManager  # noqa: E402
 from bot.storage import PostgresStore  # noqa: E402
 from bot.storage.leases import Leases, owner_url  # noqa: E402
 from bot.storage.scratch import scratch_database  # noqa: E402
+from bot.values.seats import NewSeat  # noqa: E402
 from tests.postgres import server_or_throwaway  # noqa: E402
 from tests.sessions.conftest import BOB, start_game  # noqa: E402
 from tests.waiting import eventually  # noqa: E402

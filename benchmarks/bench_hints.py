@@ -43,9 +43,9 @@ Hint = Callable[[GameView, Sequence[Action], str], str]
 
 def _hint_function() -> Hint:
     try:
-        from cogs.hints import hint_text
+        from cogs.ui.hints import hint_text
     except ImportError:  # the hint before it had a module of its own
-        from cogs.present import hint_text  # type: ignore[attr-defined,no-redef,unused-ignore]
+        from cogs.ui.present import hint_text  # type: ignore[attr-defined,no-redef,unused-ignore]
     return hint_text
 
 

@@ -19,12 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.clock import utc_now
 from bot.rummy import Game, action_to_json, preset
 from bot.rummy.players import random_action
-from bot.seats import NewSeat, assign_seats
 from bot.sessions import Session, SessionManager
 from bot.storage import Database
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
 
 PRESETS = ("classic", "parlett", "500")
 
@@ -69,7 +69,7 @@ async def bench_commit(folder: Path, actions: int) -> None:
                 channel += 1
                 sessions.append(await deal(manager, channel))
             session = rng.choice(sessions)
-            game = session._game  # the benchmark plays for everyone
+            game = session.game  # the benchmark plays for everyone
             assert game is not None
             assert game.current_player is not None
             action = random_action(game, rng)

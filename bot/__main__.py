@@ -37,18 +37,16 @@ import yarl
 
 from bot import __version__
 from bot.app import RummyBot
-from bot.background import stop_tasks
-from bot.cluster import Ownership, StaticOwnership
 from bot.cluster.erasure import ErasureRelay, erasure_relay_for
 from bot.cluster.forwarding import forwarding_for
 from bot.cluster.handover import Handover
 from bot.cluster.identity import process_identity
 from bot.cluster.leases import LeaseKeeper
-from bot.files import access_hint, ownership_problem
-from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
-from bot.logs import RECONNECTS, describe, setup_logging
-from bot.sessions import Brains, SessionManager
-from bot.settings import (
+from bot.infrastructure.background import stop_tasks
+from bot.infrastructure.files import access_hint, ownership_problem
+from bot.infrastructure.instance import InstanceHeld, InstanceLock, LockUnavailable
+from bot.infrastructure.logs import RECONNECTS, describe, setup_logging
+from bot.infrastructure.settings import (
     DEFAULT_LOBBY_IDLE_MINUTES,
     KNOWN_SETTINGS,
     Settings,
@@ -57,16 +55,18 @@ from bot.settings import (
     redacted,
     token_shape,
 )
+from bot.sessions import Brains, SessionManager
 from bot.storage import StorageError, StorageFailure
 from bot.storage.inspection import pg_versions, sqlite_verdict
 from bot.storage.leases import Leases, ShardCountMismatch, owner_url
+from bot.values.shards import Ownership, StaticOwnership
 
 log = logging.getLogger("bot")
 
 EXTENSIONS: tuple[str, ...] = (
     "cogs.notify",
     "cogs.errors",
-    "cogs.lobby",
+    "cogs.rummy_command",
     "cogs.play",
     "cogs.rematch",
     "cogs.league",
@@ -487,8 +487,8 @@ async def connect(bot: RummyBot) -> None:
     when the bot is closed.
 
     discord.py connects each shard again by itself, the first time too (every few seconds,
-    told in one line each time: :class:`bot.logs.OneLineReconnects`). Before any shard
-    connects it asks Discord's API how to shard; an API that does not answer then is waited
+    told in one line each time: :class:`bot.infrastructure.logs.OneLineReconnects`). Before any
+    shard connects it asks Discord's API how to shard; an API that does not answer then is waited
     for here.
     """
     RECONNECTS.reason = network_reason

@@ -15,7 +15,7 @@ so that several processes on one database sync once; and then
   and server syncs are cheap); the global commands are left alone.
 - ``sync_globally=True`` (``--sync``): globally, at this start.
 - otherwise globally when the commands differ from the last ones synced globally by this
-  application, as the database remembers (:mod:`bot.synced_commands`) — so a fresh install
+  application, as the database remembers (:mod:`bot.services.synced_commands`) — so a fresh install
   registers them, an upgrade that changes them re-registers them, and an ordinary restart
   sends nothing (global syncs are rate-limited by Discord).
 
@@ -42,9 +42,10 @@ from discord.ext import commands
 from bot.cluster.forwarding import Forwarder
 from bot.cluster.intake import Intake
 from bot.i18n import CatalogTranslator
-from bot.logs import describe, quiet_voice
+from bot.infrastructure.logs import describe, quiet_voice
+from bot.services.synced_commands import GLOBAL_SCOPE
 from bot.sessions import SessionManager
-from bot.synced_commands import GLOBAL_SCOPE
+from bot.sessions.services import Services
 
 INVITE_PERMISSIONS = 309237763072
 """The seven permissions the invite link asks for (the README's): view channels, send
@@ -83,13 +84,15 @@ class RummyBot(commands.AutoShardedBot):
         server_grace: timedelta = timedelta(days=7),
         shard_count: int | None = None,
         shard_ids: Collection[int] | None = None,
+        services: Services | None = None,
     ) -> None:
         """``members_intent``: also ask for the privileged members intent (``MEMBERS_INTENT``),
         to hear of members who leave a server. ``server_grace``: how long a server's data
         is kept after the bot is removed from it. ``shard_count``: the shards of the bot
         across all its processes (None: as Discord recommends); ``shard_ids``: those this
         process runs (None: all). ``legacy_sync_state``: where an older version kept its
-        record of the synced commands, carried over into the database once."""
+        record of the synced commands, carried over into the database once. ``services``: the
+        services built on the sessions' store (by default the ones the sessions were given)."""
         quiet_voice()
         if shard_ids is not None and shard_count is None:
             raise ValueError("shard_ids needs shard_count")
@@ -102,6 +105,9 @@ class RummyBot(commands.AutoShardedBot):
         )
         self.shard_ids = None if shard_ids is None else sorted(shard_ids)
         self.sessions = sessions
+        self.services: Services = services if services is not None else sessions.services
+        """What the extensions read beside the sessions: the league, the replays, the settings
+        books, the message ledger, the record of the synced commands."""
         self.dev_guild_id = dev_guild_id
         self.extension_names = tuple(extensions)
         self.sync_globally = sync_globally
@@ -187,7 +193,7 @@ class RummyBot(commands.AutoShardedBot):
         if not self.syncs_commands:
             log.info("the commands are synced by the process that runs shard 0; not syncing")
             return
-        record = self.sessions.synced_commands
+        record = self.services.synced_commands
         if self.legacy_sync_state is not None:
             await record.carry_over(self.legacy_sync_state)
         app = self.application_id or 0
@@ -230,7 +236,7 @@ class RummyBot(commands.AutoShardedBot):
             return
         else:
             log.info("removed the application commands %s", where)
-        await self.sessions.synced_commands.cleared(app, guild_id)
+        await self.services.synced_commands.cleared(app, guild_id)
 
     async def _sync(self, guild: discord.abc.Snowflake | None, where: str) -> bool:
         try:

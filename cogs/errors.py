@@ -1,11 +1,11 @@
 """The command tree's error handler: what escapes an application command's callback.
 
-Each callback answers its own refusals through :func:`cogs.replies.guarded`; what reaches the
+Each callback answers its own refusals through :func:`cogs.ui.replies.guarded`; what reaches the
 tree happens before or around the callback: a check that failed (the permissions of
 ``/league newseason``), an option value discord.py could not convert, a command Discord
 still offers but this version no longer has. Without a handler discord.py only logs these
 and the person sees "The application did not respond". Here each gets a short ephemeral
-answer in the person's language through :mod:`cogs.replies`, and one log line.
+answer in the person's language through :mod:`cogs.ui.replies`, and one log line.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from discord import app_commands
 from bot.app import RummyBot
 from bot.i18n import DEFAULT_LOCALE, catalog, locale_of, t
 from bot.storage import LeaseLost
-from cogs.client import Interaction
-from cogs.replies import refuse, send
+from cogs.ui.client import Interaction
+from cogs.ui.replies import refuse, send
 
 log = logging.getLogger(__name__)
 

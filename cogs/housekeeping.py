@@ -24,8 +24,8 @@ import discord
 from discord.ext import commands
 
 from bot.app import RummyBot
-from bot.background import stop_tasks, wait_at_most
-from bot.logs import describe
+from bot.infrastructure.background import stop_tasks, wait_at_most
+from bot.infrastructure.logs import describe
 from cogs.display.notifier import Notifier
 
 log = logging.getLogger(__name__)

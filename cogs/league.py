@@ -16,11 +16,12 @@ from discord.ext import commands
 from bot.app import RummyBot
 from bot.i18n import date_text, locale_of, number, t, tn
 from bot.storage.models import GameSummary, LeagueEntry, StandingsPage
-from cogs import flows, present
-from cogs.client import Interaction
-from cogs.picture_words import picture_words
-from cogs.replies import guarded, send
-from cogs.rule_words import variant_name
+from cogs.flows import resolve
+from cogs.ui import present
+from cogs.ui.client import Interaction
+from cogs.ui.picture_words import picture_words
+from cogs.ui.replies import guarded, png, send
+from cogs.ui.rule_words import variant_name
 from rendering import PlayerCard, RecentGame, StandingRow, render_player_card, render_standings
 
 
@@ -143,7 +144,7 @@ class League(commands.Cog):
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             guild_id = interaction.guild_id or 0
-            found = await flows.manager(interaction).league.standings(
+            found = await resolve.services(interaction).league.standings(
                 guild_id, season=season, page=page
             )
             loc = locale_of(interaction, public=True)
@@ -161,7 +162,7 @@ class League(commands.Cog):
                 pages=found.total_pages,
                 words=picture_words(loc),
             )
-            await send(interaction, text, ephemeral=False, file=flows.png(picture, "league.png"))
+            await send(interaction, text, ephemeral=False, file=png(picture, "league.png"))
 
         await guarded(interaction, work)
 
@@ -174,7 +175,7 @@ class League(commands.Cog):
             mine = who.id == interaction.user.id
             await interaction.response.defer(ephemeral=mine, thinking=True)
             guild_id = interaction.guild_id or 0
-            facade = flows.manager(interaction).league
+            facade = resolve.services(interaction).league
             entry = await facade.player_card(guild_id, who.id)
             loc = locale_of(interaction, public=not mine)
             if entry is None:
@@ -192,7 +193,7 @@ class League(commands.Cog):
                 interaction,
                 player_text(entry, loc),
                 ephemeral=mine,
-                file=flows.png(picture, "player.png"),
+                file=png(picture, "player.png"),
             )
 
         await guarded(interaction, work)
@@ -202,7 +203,7 @@ class League(commands.Cog):
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             games = list(
-                await flows.manager(interaction).league.history(
+                await resolve.services(interaction).league.history(
                     interaction.guild_id or 0, None, limit=10
                 )
             )
@@ -222,7 +223,9 @@ class League(commands.Cog):
     async def newseason(self, interaction: Interaction) -> None:
         async def work() -> None:
             await interaction.response.defer(thinking=True)
-            season = await flows.manager(interaction).league.new_season(interaction.guild_id or 0)
+            season = await resolve.services(interaction).league.new_season(
+                interaction.guild_id or 0
+            )
             await send(
                 interaction,
                 t("league.new_season", locale_of(interaction, public=True), season=season.number),

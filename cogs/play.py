@@ -30,11 +30,14 @@ from bot.rummy import (
     TakeDiscard,
     layoff_readings,
     readings,
+    variants,
 )
-from cogs import flows, ids, positions, present, rule_words, seat_flows, typed
-from cogs.client import Interaction
-from cogs.items import DYNAMIC_ITEMS, Clicks
-from cogs.seat_items import SeatButton, SeatClicks
+from cogs.flows import clicks, moves, resolve
+from cogs.ui import ids, positions, present, rule_words, typed
+from cogs.ui.client import Interaction
+from cogs.ui.house_options import for_variants
+from cogs.ui.items import DYNAMIC_ITEMS
+from cogs.ui.seat_items import SeatButton
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +46,7 @@ MAX_CHOICES = 25
 
 def _legal(interaction: Interaction) -> tuple[s.Session, str, list[Action]] | None:
     """The asker's session, player id and legal actions; None when they have none."""
-    session = flows.session_here(interaction)
+    session = resolve.session_here(interaction)
     if session is None or session.status is not s.SessionStatus.ACTIVE:
         return None
     player = session.player_of(interaction.user.id)
@@ -55,7 +58,7 @@ def _legal(interaction: Interaction) -> tuple[s.Session, str, list[Action]] | No
 def _sort_of(interaction: Interaction) -> str:
     """The asker's card order as last read: an autocomplete cannot wait for storage, and
     whatever showed them their numbered hand has read it."""
-    return flows.manager(interaction).personal_settings.known(interaction.user.id).sort
+    return resolve.services(interaction).personal_settings.known(interaction.user.id).sort
 
 
 def _faces(text: str, hand: Sequence[Card], sort_by: str) -> set[tuple[int, Any]] | None:
@@ -188,7 +191,7 @@ def meld_id_choices(interaction: Interaction, current: str) -> list[app_commands
 
 def reading_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The readings of the typed cards, when there is more than one."""
-    session = flows.session_here(interaction)
+    session = resolve.session_here(interaction)
     if session is None or session.status is not s.SessionStatus.ACTIVE:
         return []
     text = str(getattr(interaction.namespace, "cards", None) or "")
@@ -263,6 +266,11 @@ def depth_choices(interaction: Interaction, current: str) -> list[app_commands.C
     ]
 
 
+DEEP_TAKERS = [v for v in variants.VARIANTS.values() if v.rules["deep_discard"]]
+DEPTH = for_variants("how many cards to take from the discard pile", DEEP_TAKERS)
+"""The depth option's description, naming the variants that take deeper than the top card."""
+
+
 class Play(commands.Cog):
     def __init__(self, bot: RummyBot) -> None:
         self.bot = bot
@@ -272,7 +280,7 @@ class Play(commands.Cog):
     )
     @app_commands.describe(
         source="Where to draw from",
-        depth="Rummy 500: how many cards to take from the discard pile",
+        depth=DEPTH,
     )
     @app_commands.choices(
         source=[
@@ -293,7 +301,7 @@ class Play(commands.Cog):
                 return DrawStock()
             return TakeDiscard(depth or 1)
 
-        await flows.move_command(interaction, build)
+        await moves.move_command(interaction, build)
 
     @app_commands.command(name="meld", description="Put a new meld on the table")
     @app_commands.describe(
@@ -308,13 +316,13 @@ class Play(commands.Cog):
         cards: app_commands.Range[str, 1, 300],
         reading: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        sort = (await flows.look_of(interaction)).sort
+        sort = (await resolve.look_of(interaction)).sort
 
         def build(session: s.Session, player: str) -> Action:
             typed_cards = positions.as_typed(cards, session, player, sort)
             return typed.meld_action(typed_cards, typed.reading_number(reading))
 
-        await flows.move_command(interaction, build)
+        await moves.move_command(interaction, build)
 
     @app_commands.command(name="layoff", description="Add cards to a meld on the table")
     @app_commands.describe(
@@ -333,13 +341,13 @@ class Play(commands.Cog):
         meld: app_commands.Range[int, 1, 10000],
         reading: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        sort = (await flows.look_of(interaction)).sort
+        sort = (await resolve.look_of(interaction)).sort
 
         def build(session: s.Session, player: str) -> Action:
             typed_cards = positions.as_typed(cards, session, player, sort)
             return typed.layoff_action(typed_cards, meld, typed.reading_number(reading))
 
-        await flows.move_command(interaction, build)
+        await moves.move_command(interaction, build)
 
     @app_commands.command(
         name="swap", description="Swap a joker out of a meld for the card it stands for"
@@ -356,31 +364,31 @@ class Play(commands.Cog):
         meld: app_commands.Range[int, 1, 10000],
         card: app_commands.Range[str, 1, 40],
     ) -> None:
-        sort = (await flows.look_of(interaction)).sort
+        sort = (await resolve.look_of(interaction)).sort
 
         def build(session: s.Session, player: str) -> Action:
             return SwapJoker(meld, typed.one_card(positions.as_typed(card, session, player, sort)))
 
-        await flows.move_command(interaction, build)
+        await moves.move_command(interaction, build)
 
     @app_commands.command(name="discard", description="Discard a card and end your turn")
     @app_commands.describe(card="The card, e.g. 7h or Q♠, or its number in your hand")
     @app_commands.autocomplete(card=_safe(discard_choices))
     @app_commands.guild_only()
     async def discard(self, interaction: Interaction, card: app_commands.Range[str, 1, 40]) -> None:
-        sort = (await flows.look_of(interaction)).sort
+        sort = (await resolve.look_of(interaction)).sort
 
         def build(session: s.Session, player: str) -> Action:
             return Discard(typed.one_card(positions.as_typed(card, session, player, sort)))
 
-        await flows.move_command(interaction, build)
+        await moves.move_command(interaction, build)
 
     @app_commands.command(
         name="endround", description="End the round instead of drawing, when the stock is empty"
     )
     @app_commands.guild_only()
     async def endround(self, interaction: Interaction) -> None:
-        await flows.move_command(interaction, lambda session, player: EndRound())
+        await moves.move_command(interaction, lambda session, player: EndRound())
 
     @app_commands.command(
         name="hint",
@@ -388,22 +396,16 @@ class Play(commands.Cog):
     )
     @app_commands.guild_only()
     async def hint(self, interaction: Interaction) -> None:
-        await flows.hint_command(interaction)
+        await moves.hint_command(interaction)
 
     @app_commands.command(name="hand", description="Show your hand (only you see it)")
     @app_commands.guild_only()
     async def hand(self, interaction: Interaction) -> None:
-        await flows.hand_command(interaction)
+        await moves.hand_command(interaction)
 
 
 async def setup(bot: RummyBot) -> None:
-    bot.provide(Clicks, flows.CLICKS)
+    clicks.bind_clicks()
     bot.intake.game_of = ids.live_game_of  # which clicks name a game (for their forwarding)
-    bot.provide(SeatClicks, seat_flows.CLICKS)
     bot.add_dynamic_items(*DYNAMIC_ITEMS, SeatButton)
     await bot.add_cog(Play(bot))
-
-
-async def teardown(bot: RummyBot) -> None:
-    bot.withdraw(Clicks)
-    bot.withdraw(SeatClicks)

@@ -19,11 +19,14 @@ import discord
 from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
-from cogs import components, flows, settings, threads
-from cogs.client import Interaction
-from cogs.items import AgainClicks
-from cogs.present import as_text
-from cogs.replies import AnswerFailed, Refused, after_commit, guarded, send
+from bot.services.server_settings import ServerSettingsBook
+from cogs.flows import lobby as lobby_flows
+from cogs.flows import resolve, settings
+from cogs.ui import components, threads
+from cogs.ui.client import Interaction
+from cogs.ui.items import AgainButton
+from cogs.ui.present import as_text
+from cogs.ui.replies import AnswerFailed, Refused, after_commit, guarded, send
 
 log = logging.getLogger(__name__)
 
@@ -33,13 +36,15 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
 
     async def work() -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        flows.remember(interaction)
+        resolve.remember(interaction)
         guild_id = interaction.guild_id
         if guild_id is None:
             raise Refused("refusal.button.elsewhere")
-        manager = flows.manager(interaction)
+        manager = resolve.manager(interaction)
         # The same rights as /rummy new: a Play again opens a table too.
-        settings.may_open(interaction, await manager.server_settings.of(guild_id))
+        settings.may_open(
+            interaction, await resolve.services(interaction).server_settings.of(guild_id)
+        )
         record = await manager.stored_game(game_id)
         if (
             record is None
@@ -55,8 +60,8 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
         if manager.get(where) is not None:
             raise s.ChannelBusy("refusal.table.taken")
         channel = interaction.client.get_channel(where)
-        threaded = await _threaded(interaction, manager, channel)
-        display = flows.notifier(interaction)
+        threaded = await _threaded(resolve.services(interaction).server_settings, channel)
+        display = resolve.notifier(interaction)
         display.pending_channels.add(where)
         try:
             session, plan = await manager.play_again(game_id, interaction.user.id, placing=threaded)
@@ -97,11 +102,11 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
     await guarded(interaction, work)
 
 
-async def _threaded(interaction: Interaction, manager: s.SessionManager, channel: object) -> bool:
+async def _threaded(settings: ServerSettingsBook, channel: object) -> bool:
     """Whether the new lobby gets a thread, as ``/rummy new`` in ``channel`` would."""
     if not isinstance(channel, discord.TextChannel):
         return False
-    if not (await manager.server_settings.of(channel.guild.id)).threads:
+    if not (await settings.of(channel.guild.id)).threads:
         return False
     me = channel.guild.me
     return me is None or not threads.missing_permissions(channel.permissions_for(me))
@@ -124,21 +129,21 @@ async def _show(
     started from it; returns where the lobby lives. A lobby nobody can see is called off
     (:class:`NotShown`), as if Play again of ``game_id`` had not been pressed; when even that
     fails, the lobby stays (``/rummy cancel`` clears it) and the error is raised."""
-    display = flows.notifier(interaction)
+    display = resolve.notifier(interaction)
     messages = display.messages_of(session.game_id, session.guild_id, session.channel_id)
     messages.locale = loc
     target = interaction.client.get_partial_messageable(where, guild_id=session.guild_id)
     try:
         await display.pace()
         message = await target.send(
-            flows.lobby_text_of(session, loc),
+            lobby_flows.lobby_text_of(session, loc),
             view=components.lobby_view(session.game_id, loc),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except Exception as error:
         display.pending_channels.discard(where)
         try:
-            await flows.manager(interaction).unsee_rematch(game_id, session)
+            await resolve.manager(interaction).unsee_rematch(game_id, session)
         except Exception:
             log.exception("game %s: could not call off the lobby nobody saw", session.game_id)
             raise error from None
@@ -160,7 +165,7 @@ async def _show(
         log.info("game %s: no thread (%s); it plays in the channel", session.game_id, error)
         return where
     try:
-        await flows.manager(interaction).move_to_thread(session, thread.id)
+        await resolve.manager(interaction).move_to_thread(session, thread.id)
     except s.SessionError:
         with contextlib.suppress(discord.HTTPException):
             await threads.archive(interaction.client, thread.id)
@@ -189,7 +194,7 @@ async def _tell_seated(
     if queued:
         lines.append(t("again.queue_seated", loc, mentions=mentions(queued)))
     target = interaction.client.get_partial_messageable(place, guild_id=interaction.guild_id)
-    await flows.notifier(interaction).pace()
+    await resolve.notifier(interaction).pace()
     await target.send(
         "\n".join(lines),
         allowed_mentions=discord.AllowedMentions(
@@ -200,9 +205,5 @@ async def _tell_seated(
 
 async def setup(bot: RummyBot) -> None:
     """The button itself is a dynamic item the play extension registers
-    (``cogs.items.AgainButton``); this extension says what it does."""
-    bot.provide(AgainClicks, AgainClicks(again=play_again))
-
-
-async def teardown(bot: RummyBot) -> None:
-    bot.withdraw(AgainClicks)
+    (``cogs.ui.items.AgainButton``); this extension binds what it does."""
+    AgainButton.flow = play_again

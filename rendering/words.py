@@ -2,7 +2,7 @@
 
 Why a value passed in: ``rendering`` may not read the catalogs (it imports ``bot.rummy`` types
 only), so the caller hands every layout a :class:`Words` built from the reader's catalog
-(``cogs/picture_words.py``): the table and summaries get the channel's language, a hand its
+(``cogs/ui/picture_words.py``): the table and summaries get the channel's language, a hand its
 owner's. ``ENGLISH`` keeps the English beside the pictures, as the engine keeps its refusals'
 English, so a picture drawn without a caller (a preview, a benchmark) still reads; the
 catalog tests keep it equal to ``en.json``'s ``picture.*`` texts, and every label a picture

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from bot.settings import (
+from bot.infrastructure.settings import (
     DEFAULT_DATABASE_PATH,
     SettingsError,
     read_sources,

@@ -25,15 +25,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.cluster.leases import ShardsHeld, every_shard_held
-from bot.instance import InstanceHeld, InstanceLock, LockUnavailable
-from bot.sessions import SessionManager
-from bot.settings import (
+from bot.infrastructure.instance import InstanceHeld, InstanceLock, LockUnavailable
+from bot.infrastructure.settings import (
     DEFAULT_DATABASE_PATH,
     SettingsError,
     read_sources,
     redacted,
     resolve_path,
 )
+from bot.sessions import SessionManager
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

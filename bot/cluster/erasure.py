@@ -22,12 +22,12 @@ import logging
 import time
 from itertools import groupby
 
-from bot.background import stop_tasks
 from bot.cluster.listening import ShardChannels, listen_on_held_shards
-from bot.cluster.shards import Ownership
+from bot.infrastructure.background import stop_tasks
 from bot.sessions import SessionManager
 from bot.storage.erasures import ErasureRequests, is_erasure
 from bot.storage.postgres import PostgresStore
+from bot.values.shards import Ownership
 
 log = logging.getLogger(__name__)
 

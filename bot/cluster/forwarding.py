@@ -30,13 +30,13 @@ from typing import Any
 
 import discord
 
-from bot.background import stop_tasks
 from bot.cluster.intake import Intake, Payload
 from bot.cluster.listening import ShardChannels, listen_on_held_shards
-from bot.cluster.shards import Ownership, shard_of
 from bot.i18n import catalog_locale, t
+from bot.infrastructure.background import stop_tasks
 from bot.storage.forwarded import ForwardedClicks
 from bot.storage.postgres import PostgresStore
+from bot.values.shards import Ownership, shard_of
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Which shards this process owns, kept in PostgreSQL leases so that another process takes
 them over when this one dies.
 
-:class:`LeaseKeeper` is the :class:`~bot.cluster.shards.Ownership` of a process on
+:class:`LeaseKeeper` is the :class:`~bot.values.shards.Ownership` of a process on
 PostgreSQL. It renews its leases every third of their time to live, and stops acting for a
 shard, by its own monotonic clock, once two renewals in a row failed: a third of the time to
 live before the lease can expire in the database, so two processes never act for one shard
@@ -25,12 +25,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from bot.background import stop_tasks, wait_at_most
 from bot.cluster.identity import gone, process_identity
-from bot.cluster.shards import shard_of
-from bot.settings import DEFAULT_LEASE_SECONDS
+from bot.infrastructure.background import stop_tasks, wait_at_most
+from bot.infrastructure.settings import DEFAULT_LEASE_SECONDS
 from bot.storage import StorageError
 from bot.storage.leases import Leases, owner_url
+from bot.values.shards import shard_of
 
 log = logging.getLogger(__name__)
 

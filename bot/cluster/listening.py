@@ -15,8 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.cluster.shards import Ownership
 from bot.storage.forwarded import ShardListener
+from bot.values.shards import Ownership
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ Catalogs
     card=...)``. The layers below this one cannot read the catalogs, so each keeps its refusals'
     English beside its errors (``bot/rummy/refusals.py``, ``bot/sessions/refusals.py``) for
     ``str(error)`` and the logs; :func:`bot.i18n.checks.template_problems` keeps those texts
-    equal to ``en.json`` and present in every catalog, and ``cogs/replies.py`` translates them.
+    equal to ``en.json`` and present in every catalog, and ``cogs/ui/replies.py`` translates them.
 
     French addresses the player as "tu", as people do at a card table.
 

@@ -20,13 +20,6 @@ from bot.rummy.actions import (
     parse_group,
 )
 from bot.rummy.cards import Card, Suit, full_pack, parse_cards
-from bot.rummy.computer import (
-    ComputerPlayer,
-    Level,
-    choose_in_process,
-    make_player,
-    safe_action,
-)
 from bot.rummy.errors import (
     CardParseError,
     IllegalAction,
@@ -57,7 +50,6 @@ __all__ = [
     "Arrangement",
     "Card",
     "CardParseError",
-    "ComputerPlayer",
     "Discard",
     "DrawStock",
     "EndRound",
@@ -67,7 +59,6 @@ __all__ = [
     "IllegalAction",
     "InvariantError",
     "LayOff",
-    "Level",
     "Meld",
     "MeldKind",
     "NotYourTurn",
@@ -95,16 +86,13 @@ __all__ = [
     "best_score",
     "can_use_now",
     "card_value",
-    "choose_in_process",
     "full_pack",
     "layoff_readings",
-    "make_player",
     "parse_action",
     "parse_cards",
     "parse_group",
     "preset",
     "preset_names",
     "readings",
-    "safe_action",
     "solve",
 ]

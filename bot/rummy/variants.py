@@ -103,6 +103,9 @@ class Variant:
     """The deal once the options had their say (given the deal of the tables)."""
     ace_value: Callable[[Rules], int] = low_ace
     """What an ace in hand counts."""
+    short_title: str = ""
+    """Its short English name, in the descriptions of the options only some variants have
+    (``Parlett: aces high or low``); empty: its title."""
     cut_losses_after: int | None = None
     """Turns a player from which the hard computer lays its melds down when far from going
     out, measured per variant (``HardPlayer.cut_after``); ``None``: it keeps holding them."""
@@ -115,6 +118,10 @@ class Variant:
     @property
     def scoring(self) -> Scoring:
         return self.scorings[0]
+
+    @property
+    def short_name(self) -> str:
+        return self.short_title or self.title
 
     def start_values(self) -> dict[str, Any]:
         """The values of every ``Ruleset`` field but the name, before any option."""
@@ -173,6 +180,7 @@ CLASSIC = register(
         name="classic",
         aliases=("basic", "rummy"),
         title="Classic Rummy",
+        short_title="Classic",
         picture_title="Classic Rummy",
         name_key="variant.classic",
         scorings=(Scoring.POSITIVE, Scoring.NEGATIVE),
@@ -218,6 +226,7 @@ PARLETT = register(
         name="parlett",
         aliases=("parlett-basic",),
         title="Parlett's Basic Rummy",
+        short_title="Parlett",
         picture_title="Parlett Rummy",
         name_key="variant.parlett",
         scorings=(Scoring.POSITIVE,),
@@ -261,6 +270,7 @@ RUMMY_500 = register(
         name="500",
         aliases=("rummy500", "rummy-500", "rummy_500"),
         title="Rummy 500",
+        short_title="Rummy 500",
         picture_title="Rummy 500",
         name_key="variant.500",
         scorings=(Scoring.HAND,),

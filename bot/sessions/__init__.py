@@ -6,7 +6,7 @@ operations (``apply``, ``join``, ``leave``, ``kick``, ``add_computer``, ``start`
 person is a :class:`~bot.rummy.errors.PlayerError`.
 """
 
-from bot.seats import Seat, SeatKind
+from bot.services.standings import League
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
@@ -25,9 +25,10 @@ from bot.sessions.events import Committed, EventKind, Listener, SessionStatus
 from bot.sessions.manager import SessionManager
 from bot.sessions.names import NAME_LIMIT, clean_name
 from bot.sessions.restore import restore_game
+from bot.sessions.services import Services
 from bot.sessions.session import Session
-from bot.standings import League
 from bot.storage import ForgetReport
+from bot.values.seats import Seat, SeatKind
 
 __all__ = [
     "NAME_LIMIT",
@@ -47,6 +48,7 @@ __all__ = [
     "Seat",
     "SeatHeld",
     "SeatKind",
+    "Services",
     "Session",
     "SessionClosed",
     "SessionError",

@@ -36,9 +36,9 @@ from bot.rummy.computer import (
     make_player,
     safe_action,
 )
-from bot.seats import Seat, SeatKind
 from bot.sessions.errors import SessionClosed, StaleAction
 from bot.sessions.events import Committed
+from bot.values.seats import Seat, SeatKind
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from datetime import datetime
 from enum import StrEnum
 
 from bot.rummy import Action, GameView, RoundResult, Ruleset
-from bot.seats import Seat
 from bot.storage.models import GameStatus
+from bot.values.seats import Seat
 
 
 class SessionStatus(StrEnum):

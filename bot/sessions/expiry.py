@@ -14,9 +14,9 @@ from collections.abc import Coroutine
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.clock import utc_now
 from bot.sessions.events import Committed
 from bot.sessions.timers import Timing
+from bot.values.clock import utc_now
 
 
 class IdleTable(Protocol):

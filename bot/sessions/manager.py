@@ -12,12 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
-from bot.clock import utc_now
-from bot.cluster.shards import Ownership, StaticOwnership, shard_of
-from bot.personal_settings import PersonalSettingsBook
 from bot.rummy import Game, PlayerError, Ruleset
-from bot.seats import NewSeat, assign_seats
-from bot.server_settings import ServerSettingsBook
 from bot.sessions.computers import Brains
 from bot.sessions.errors import (
     ChannelBusy,
@@ -28,14 +23,12 @@ from bot.sessions.errors import (
     SessionClosed,
 )
 from bot.sessions.events import Listener, SessionStatus
-from bot.sessions.messages import MessageLedger
 from bot.sessions.names import clean_name
 from bot.sessions.rematch import RematchSeats, rematch_seats
-from bot.sessions.replays import Replays
 from bot.sessions.restore import restore_game
+from bot.sessions.services import Services
 from bot.sessions.session import Session
 from bot.sessions.timers import STAND_IN_LEVEL, Timing
-from bot.standings import League
 from bot.storage import (
     DuplicateLiveGame,
     ForgetReport,
@@ -47,7 +40,9 @@ from bot.storage import (
     Store,
     open_store,
 )
-from bot.synced_commands import SyncedCommands
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
+from bot.values.shards import Ownership, StaticOwnership, shard_of
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +65,12 @@ class SessionManager:
     """
 
     def __init__(
-        self, store: Store, brains: Brains | None = None, ownership: Ownership | None = None
+        self,
+        store: Store,
+        brains: Brains | None = None,
+        ownership: Ownership | None = None,
+        *,
+        services: Services | None = None,
     ) -> None:
         self._store = store
         self.ownership: Ownership = ownership if ownership is not None else StaticOwnership()
@@ -84,17 +84,9 @@ class SessionManager:
         self._listeners: list[Listener] = []
         self._notifiers: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
-        self.league = League(store)
-        self.replays = Replays(store)
-        """Finished games read back for their replays."""
-        self.server_settings = ServerSettingsBook(store)
-        """What each server chose (threads or not, …)."""
-        self.personal_settings = PersonalSettingsBook(store)
-        """What each person chose (the look of their pictures, when they are told)."""
-        self.messages = MessageLedger(store)
-        """The Discord messages that show each live game (the one way their ids are kept)."""
-        self.synced_commands = SyncedCommands(store)
-        """Which slash commands were registered with Discord, and where."""
+        self.services = services if services is not None else Services.on(store)
+        """The league, replays, settings books, message ledger and command-sync record built
+        on ``store``: given by whoever opened the store (by default built on it here)."""
         self.erasures: ErasureHandOff | None = None
         """Set with several processes on one database (the cluster's relay): asks the
         holders of other shards to erase a person from their live games."""
@@ -296,7 +288,9 @@ class SessionManager:
 
     def _forget_settings(self, shard_ids: frozenset[int]) -> None:
         count = self.ownership.shard_count
-        self.server_settings.forget_where(lambda guild: shard_of(guild, count) in shard_ids)
+        self.services.server_settings.forget_where(
+            lambda guild: shard_of(guild, count) in shard_ids
+        )
 
     async def unload_shards(self, shard_ids: Collection[int]) -> int:
         """Drop the sessions of the servers on ``shard_ids`` from this process without
@@ -365,7 +359,7 @@ class SessionManager:
 
     async def set_notify_when_away(self, user_id: int, away: bool) -> None:
         """A person's choice: told of their turn only when away (else at every turn)."""
-        await self.personal_settings.change(user_id, notify_when_away=away)
+        await self.services.personal_settings.change(user_id, notify_when_away=away)
 
     async def notified_when_away(self) -> set[int]:
         async with self._store.unit() as repo:
@@ -493,7 +487,7 @@ class SessionManager:
                 if abandoned:
                     raise ErasureUnfinished(tuple(sorted(abandoned))) from error
                 raise
-            self.personal_settings.forget(user_id)
+            self.services.personal_settings.forget(user_id)
             await self._store.purge()
         every = tuple(sorted({*abandoned, *report.abandoned_games}))
         return dataclasses.replace(report, abandoned_games=every)
@@ -506,7 +500,7 @@ class SessionManager:
                     await session._shutdown()
             async with self._store.unit() as repo:
                 count = await repo.forget_guild(guild_id)
-            self.server_settings.forget(guild_id)
+            self.services.server_settings.forget(guild_id)
             await self._store.purge()
             return count
 
@@ -524,7 +518,7 @@ class SessionManager:
         )
         self._sessions[record.channel_id] = session
         self._by_game[record.id] = session
-        self.messages.load(record.id, messages)
+        self.services.messages.load(record.id, messages)
         self._notifiers.add(session.notifier)
         session.notifier.add_done_callback(self._notifiers.discard)
         return session
@@ -534,4 +528,4 @@ class SessionManager:
             del self._sessions[session.channel_id]
         if self._by_game.get(session.game_id) is session:
             del self._by_game[session.game_id]
-            self.messages.drop(session.game_id)
+            self.services.messages.drop(session.game_id)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.seats import NewSeat, SeatKind
 from bot.sessions.names import clean_name
 from bot.storage import GameRecord
+from bot.values.seats import NewSeat, SeatKind
 
 
 @dataclass(frozen=True, slots=True)

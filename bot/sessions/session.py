@@ -27,11 +27,8 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 
-from bot.background import wait_at_most
-from bot.clock import utc_now
-from bot.league import final_results
+from bot.infrastructure.background import wait_at_most
 from bot.rummy import Action, Game, GameView, PlayerError, RoundResult, RulesError, Ruleset
-from bot.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 from bot.sessions.computers import Brains, ComputerSeats, seat_level
 from bot.sessions.errors import (
     LobbyError,
@@ -56,6 +53,9 @@ from bot.storage import (
     StorageError,
     Store,
 )
+from bot.values.clock import utc_now
+from bot.values.league import final_results
+from bot.values.seats import Deadline, NewSeat, Seat, SeatKind, assign_seats
 
 log = logging.getLogger(__name__)
 
@@ -775,6 +775,11 @@ class Session:
     def notifier(self) -> asyncio.Task[None]:
         """The listener task (the manager waits for it when shutting down)."""
         return self._notifier
+
+    @property
+    def waiting_events(self) -> int:
+        """Commits published and not yet taken by the listener task: 0 once it caught up."""
+        return self._events.qsize()
 
     async def _shutdown(self) -> None:
         """Close under the lock, so an operation being committed finishes first."""

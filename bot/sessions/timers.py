@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.clock import utc_now
 from bot.rummy.computer import safe_action
-from bot.seats import Deadline
 from bot.sessions.computers import PlayedTable
 from bot.sessions.errors import SessionClosed, StaleAction
 from bot.sessions.events import Committed
+from bot.values.clock import utc_now
+from bot.values.seats import Deadline
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ import aiosqlite
 
 from bot.storage.errors import StorageFailure
 from bot.storage.migrations import Migration, migrate
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ class Database:
             await self._conn.rollback()
 
     @asynccontextmanager
-    async def unit(self) -> AsyncIterator[SqliteRepository]:
+    async def unit(self) -> AsyncIterator[SqlRepository]:
         """A unit of work: the repository, inside one transaction.
 
         A failure of the database itself (a full disk, a corrupt file, a constraint that
@@ -183,7 +183,7 @@ class Database:
         """
         try:
             async with self.transaction() as conn:
-                yield SqliteRepository(conn)
+                yield SqlRepository(conn)
         except sqlite3.Error as error:
             raise StorageFailure(f"{type(error).__name__}: {error}") from error
 

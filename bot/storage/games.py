@@ -9,13 +9,13 @@ from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.league import SeatResult
 from bot.rummy.views import RoundResult
-from bot.seats import Deadline, Seat, SeatKind
 from bot.storage.errors import DuplicateLiveGame
 from bot.storage.league import LeagueRows
 from bot.storage.models import GameRecord, GameStatus, from_db_time, to_db_time
 from bot.storage.rows import dump_json, required_time
+from bot.values.league import SeatResult
+from bot.values.seats import Deadline, Seat, SeatKind
 
 _SHARD_OF = "((guild_id >> 22) - ((guild_id >> 22) / ?) * ?)"
 """The shard Discord routes a game's server to, ``(guild_id >> 22) % count`` with the count

@@ -2,7 +2,7 @@
 
 Figures are updated once, in the transaction that finishes a game, and read as stored;
 nothing here replays logs. Whom a game counts for, what it adds and how ratings move are
-the league's rules (:mod:`bot.league`); this part only reads and writes the rows.
+the league's rules (:mod:`bot.values.league`); this part only reads and writes the rows.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot import league
-from bot.seats import SeatKind
 from bot.storage.models import (
     GameStatus,
     GameSummary,
@@ -27,6 +25,8 @@ from bot.storage.models import (
     to_db_time,
 )
 from bot.storage.rows import Rows, dump_json, required_time
+from bot.values import league
+from bot.values.seats import SeatKind
 
 # Best rating first; on equal ratings more wins, then more games; the user id only makes
 # the order total, so pages never overlap.

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.seats import Seat
 from bot.storage.errors import DuplicateLiveGame
 from bot.storage.games import GameRows
 from bot.storage.models import GameRecord, GameStatus, to_db_time
 from bot.storage.rows import dump_json
+from bot.values.seats import Seat
 
 
 class LobbyRows(GameRows):

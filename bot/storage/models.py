@@ -1,7 +1,7 @@
 """The typed values the repositories return; nothing outside bot/storage sees a row.
 
-Seats and deadlines are the application's values (:mod:`bot.seats`), and a finished game's
-standings the league's (:mod:`bot.league`): storage records them, it does not define them.
+Seats and deadlines are the application's values (:mod:`bot.values.seats`), and a finished game's
+standings the league's (:mod:`bot.values.league`): storage records them, it does not define them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.seats import Deadline, Seat, SeatKind
+from bot.values.seats import Deadline, Seat, SeatKind
 
 DELETED_NAME = "deleted player"
 

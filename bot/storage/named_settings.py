@@ -1,7 +1,7 @@
 """Settings kept by name, one JSON value per row: what a server's and a person's settings
 share, so that a new setting needs no new table or column. Each table has its fixed query
 texts (:class:`NamedQueries`); what a setting means and its default belong to
-:mod:`bot.settings_book` and its kinds."""
+:mod:`bot.services.settings_book` and its kinds."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from bot.storage.leases import LEASE_LOST_SQLSTATE
 from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import pg_migrate
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -105,14 +105,14 @@ class PostgresStore:
             yield PgConnection(conn)
 
     @asynccontextmanager
-    async def unit(self) -> AsyncIterator[SqliteRepository]:
+    async def unit(self) -> AsyncIterator[SqlRepository]:
         """A unit of work: the repository, inside one transaction. The driver's failures
         leave as :class:`StorageFailure`; :class:`DuplicateLiveGame` and
         :class:`GameChanged` as on SQLite; a game write the fencing refused (this process no
         longer holds the shard) as :class:`LeaseLost`."""
         try:
             async with self.transaction() as conn:
-                yield SqliteRepository(conn)
+                yield SqlRepository(conn)
         except StorageError:
             raise
         except psycopg.Error as error:

@@ -5,7 +5,7 @@ methods; everything in one unit commits together or not at all. No caller ever h
 connection or sees a driver's exception: failures the application reacts to are
 :class:`~bot.storage.errors.DuplicateLiveGame` and :class:`~bot.storage.errors.GameChanged`.
 A PostgreSQL backend is another implementation of :class:`Store` and :class:`Repository`;
-the SQLite one is :class:`~bot.storage.sqlite.SqliteRepository`.
+the SQLite one is :class:`~bot.storage.sql_repository.SqlRepository`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.league import SeatResult
 from bot.rummy.views import RoundResult
-from bot.seats import Deadline, Seat
 from bot.storage.models import (
     ForgetReport,
     GameRecord,
@@ -29,6 +27,8 @@ from bot.storage.models import (
     ShardSet,
     StandingsPage,
 )
+from bot.values.league import SeatResult
+from bot.values.seats import Deadline, Seat
 
 
 class Repository(Protocol):

@@ -1,7 +1,7 @@
 """What every part of the repository shares: the connection of the open unit of work, the
 dialect it speaks, and the few helpers its queries use.
 
-The repository is one class (:class:`~bot.storage.sqlite.SqliteRepository`) assembled from
+The repository is one class (:class:`~bot.storage.sql_repository.SqlRepository`) assembled from
 one part per subject (lobbies, games, the league, messages, personal data), each part
 holding its own SQL, written once for both back ends. They all run on the connection of a
 transaction opened by the store's ``unit()``, so one action, the rounds it ended and the

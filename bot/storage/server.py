@@ -1,5 +1,5 @@
 """Per-server settings, kept by name (see :mod:`bot.storage.named_settings`); what a
-setting means and its default belong to :mod:`bot.server_settings`."""
+setting means and its default belong to :mod:`bot.services.server_settings`."""
 
 from __future__ import annotations
 

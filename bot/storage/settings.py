@@ -1,6 +1,7 @@
 """Each person's own settings, whatever the server (the look of their pictures, how they
 are told of their turn), kept by name like a server's (see
-:mod:`bot.storage.named_settings`); their meaning belongs to :mod:`bot.personal_settings`."""
+:mod:`bot.storage.named_settings`); their meaning belongs to
+:mod:`bot.services.personal_settings`."""
 
 from __future__ import annotations
 

@@ -12,9 +12,10 @@ shows this through its interaction) and when a round ends.
 from __future__ import annotations
 
 from bot import sessions as s
-from cogs import present
 from cogs.display.game_messages import GameMessages, TurnNote
+from cogs.display.parts import LOBBY, TABLE, hand_of
 from cogs.display.seat_changes import marked_names, seat_changed
+from cogs.ui import present
 
 
 def note(messages: GameMessages, event: s.Committed) -> None:
@@ -27,22 +28,22 @@ def note(messages: GameMessages, event: s.Committed) -> None:
     }
     kind = event.kind
     if kind is s.EventKind.SEAT and seat_changed(messages, event, before_users, before_names):
-        messages.dirty.add("table")
+        messages.dirty.add(TABLE)
     elif kind is s.EventKind.REMINDER or kind is s.EventKind.SEAT:
         if kind is s.EventKind.SEAT:
-            messages.dirty.add("table")  # the marks of the seats a computer plays
+            messages.dirty.add(TABLE)  # the marks of the seats a computer plays
         _notice(messages, event)
     elif kind is s.EventKind.LOBBY:
-        messages.dirty.add("lobby")
+        messages.dirty.add(LOBBY)
     elif kind is s.EventKind.STARTED:
-        messages.dirty.update({"lobby", "table"})
-        messages.dirty.update(f"hand:{p}" for p in messages.users)
+        messages.dirty.update({LOBBY, TABLE})
+        messages.dirty.update(hand_of(p) for p in messages.users)
         _turn_changed(messages, event)
     elif kind is s.EventKind.CANCELLED:
         # The lobby message says it too, and the hands lose their controls (``Hands.show``).
-        messages.dirty.update({"lobby", "table"})
+        messages.dirty.update({LOBBY, TABLE})
         messages.dirty.update(
-            f"hand:{p}" for p in {*messages.hand_messages, *messages.private_hands}
+            hand_of(p) for p in {*messages.hand_messages, *messages.private_hands}
         )
         messages.done = True
     else:
@@ -61,14 +62,14 @@ def _action(messages: GameMessages, event: s.Committed) -> None:
         if actor in messages.users:
             # Tidied once the turn is over; within it, the next moves' controls, whatever
             # path the move took (a move from the DM shows them itself: it claims its hand).
-            messages.dirty.add(f"hand:{actor}")
+            messages.dirty.add(hand_of(actor))
     if over:
-        messages.dirty.add("table")
+        messages.dirty.add(TABLE)
     players = tuple(seat.player_id for seat in sorted(event.seats, key=lambda x: x.seat))
     for result in event.rounds:
         messages.notes.append(TurnNote(result.ender or "", result=result, players=players))
     if event.rounds or not live:
-        messages.dirty.update(f"hand:{p}" for p in messages.users)
+        messages.dirty.update(hand_of(p) for p in messages.users)
         messages.news.update(messages.users)
         messages.announcements.append(event)
         messages.repost_table = live and bool(event.rounds)
@@ -109,5 +110,5 @@ def _turn_changed(messages: GameMessages, event: s.Committed) -> None:
     if seat is not None and seat.stand_in is not None:
         return  # a computer player plays this seat: its owner is away
     if view.current in messages.users:
-        messages.dirty.add(f"hand:{view.current}")
+        messages.dirty.add(hand_of(view.current))
         messages.notify = view.current

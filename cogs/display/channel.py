@@ -20,14 +20,15 @@ from bot.i18n import t
 from bot.rummy import GameView, RoundResult
 from bot.sessions.messages import MessageKind
 from bot.sessions.session import takeable
-from cogs import components, present, threads
 from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
+from cogs.display.parts import LOBBY, THREAD
 from cogs.display.pings import NO_MENTIONS
 from cogs.display.seat_changes import played_by_computer
-from cogs.picture_words import picture_words
+from cogs.ui import components, present, threads
+from cogs.ui.picture_words import picture_words
 from rendering import render_round_summary, render_score_chart, render_table
 
 ARCHIVED = 50083
@@ -45,7 +46,7 @@ def follow_thread(messages: GameMessages, event: s.Committed) -> None:
         s.SessionStatus.LOBBY,
         s.SessionStatus.ACTIVE,
     ):
-        messages.dirty.update({"lobby", "thread"})
+        messages.dirty.update({LOBBY, THREAD})
 
 
 class ChannelPosts:

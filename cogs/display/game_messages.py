@@ -10,6 +10,7 @@ import discord
 
 from bot import sessions as s
 from bot.rummy import Action, GameView, RoundResult
+from cogs.display.parts import Part
 
 HOOK_LIFETIME = 14 * 60
 """Seconds an interaction's webhook is used for; Discord keeps it valid for 15 minutes."""
@@ -88,8 +89,8 @@ class GameMessages:
     notes: list[TurnNote] = field(default_factory=list)
     """The recent turns, oldest first (at most ``KEPT_TURNS``): the table's and the DMs'
     "since your last turn"."""
-    dirty: set[str] = field(default_factory=set)
-    """"lobby", "table" and "hand:<player>" still to be shown."""
+    dirty: set[Part] = field(default_factory=set)
+    """The lobby, the table, the thread and the hands still to be shown."""
     notify: str | None = None
     """The player whose turn just began, to be told with a fresh message."""
     ending: set[str] = field(default_factory=set)
@@ -121,7 +122,7 @@ class GameMessages:
     message is edited once to say so (see ``seat_changes``)."""
     held_news: set[str] = field(default_factory=set)
     """Players whose seat a stand-in just took: their hand DM comes as a new message."""
-    claims: set[str] = field(default_factory=set)
+    claims: set[Part] = field(default_factory=set)
     """Hands an interaction is showing itself (so the worker leaves them alone)."""
     latest: s.Committed | None = None
     turn: int = -1
@@ -135,10 +136,10 @@ class GameMessages:
     showing_hands: bool = False
     """The worker is showing hands now: the thread waits for them to be archived."""
     """The worker's pass over the channel's posts, run beside its hands (see ``Worker``)."""
-    retry_at: dict[str, float] = field(default_factory=dict)
-    """part ("table", "hand:<player>", …) -> when (monotonic) it may be tried again after
+    retry_at: dict[Part, float] = field(default_factory=dict)
+    """part -> when (monotonic) it may be tried again after
     Discord refused it: each part backs off on its own."""
-    failures: dict[str, int] = field(default_factory=dict)
+    failures: dict[Part, int] = field(default_factory=dict)
     """part -> how many times in a row Discord refused it."""
     done: bool = False
 

@@ -25,17 +25,17 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.i18n import t
-from bot.personal_settings import UNCHOSEN, PersonalSettings, PersonalSettingsBook
 from bot.rummy import Action, GameView
+from bot.services.personal_settings import UNCHOSEN, PersonalSettings, PersonalSettingsBook
 from bot.sessions.messages import MessageKind
-from cogs import components, present
 from cogs.display import recent
 from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
 from cogs.display.pings import NO_MENTIONS, Pings
 from cogs.display.seat_changes import held_hand, held_seat
-from cogs.picture_words import picture_words
+from cogs.ui import components, present
+from cogs.ui.picture_words import picture_words
 from rendering import render_hand
 
 DM_CLOSED = 50007

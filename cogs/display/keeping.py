@@ -1,27 +1,28 @@
 """Message-id bookkeeping: which message shows what, on the game's messages and through the
-session manager's port, so that a restarted bot edits the same messages on."""
+message ledger, so that a restarted bot edits the same messages on."""
 
 from __future__ import annotations
 
 import asyncio
 
 from bot import sessions as s
-from bot.sessions.messages import MessageKind
+from bot.sessions.messages import MessageKind, MessageLedger
 from cogs.display.game_messages import GameMessages
 
 
 class MessageKeeper:
     """Notes message ids; the store writes run on their own and never delay Discord."""
 
-    def __init__(self, manager: s.SessionManager) -> None:
+    def __init__(self, manager: s.SessionManager, ledger: MessageLedger) -> None:
         self.manager = manager
+        self.ledger = ledger
         self._writes: set[asyncio.Task[None]] = set()
 
     def restore(self, messages: GameMessages) -> None:
         """After a restart: the messages the previous process showed are edited on."""
         if self.manager.by_game(messages.game_id) is None:
             return
-        for (kind, player), ref in self.manager.messages.shown(messages.game_id).items():
+        for (kind, player), ref in self.ledger.shown(messages.game_id).items():
             if kind is MessageKind.LOBBY:
                 messages.lobby_message = ref.message_id
             elif kind is MessageKind.TABLE:
@@ -52,7 +53,7 @@ class MessageKeeper:
         if self.manager.by_game(messages.game_id) is None:
             return
         task = asyncio.create_task(
-            self.manager.messages.keep(messages.game_id, kind, player, channel_id, message_id),
+            self.ledger.keep(messages.game_id, kind, player, channel_id, message_id),
             name=f"keep-{messages.game_id}-{kind.value}",
         )
         self._writes.add(task)

@@ -15,19 +15,20 @@ from discord.ext import commands
 
 from bot import sessions as s
 from bot.app import RummyBot
-from bot.background import wait_at_most
 from bot.i18n import catalog_locale, t
+from bot.infrastructure.background import wait_at_most
 from bot.rummy import Ruleset
 from bot.sessions.messages import MessageKind
-from cogs import present
 from cogs.display import changes
 from cogs.display.channel import ChannelPosts, follow_thread
 from cogs.display.game_messages import GameMessages, Hook
 from cogs.display.hands import Hands
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import PACE, Pacer
+from cogs.display.parts import TABLE, Part
 from cogs.display.pings import Pings
 from cogs.display.worker import Worker
+from cogs.ui import present
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +47,14 @@ class Notifier(commands.Cog):
         """Channels where a lobby is being created; its message is the command's answer."""
         self.gone: set[int] = set()
         """Games whose channel or server is gone: nothing more is shown of them."""
-        self.keeper = MessageKeeper(bot.sessions)
+        self.keeper = MessageKeeper(bot.sessions, bot.services.messages)
         self.closing: set[asyncio.Task[None]] = set()
         """Last edits of games whose thread is gone (kept until done)."""
         self.quiet_users: set[int] = set()
         """People who chose to be notified of their turn only when away."""
         pings = Pings(self.pace, self.keeper)
         self.hands = Hands(
-            bot, self.pace, self.keeper, pings, self.quiet_users, bot.sessions.personal_settings
+            bot, self.pace, self.keeper, pings, self.quiet_users, bot.services.personal_settings
         )
         self.worker = Worker(
             self._channel,
@@ -116,8 +117,8 @@ class Notifier(commands.Cog):
         send them later (their hand, their turn) use the last one seen (bot.i18n's rule)."""
         self.remember_locale(interaction.user.id, catalog_locale(interaction.locale))
 
-    def claim(self, game_id: int, guild_id: int, channel_id: int, key: str) -> None:
-        """An interaction is about to show ``key`` ("lobby" or "hand:<player>") itself, by
+    def claim(self, game_id: int, guild_id: int, channel_id: int, key: Part) -> None:
+        """An interaction is about to show ``key`` (the lobby or a hand) itself, by
         editing the message it came from; the worker leaves it alone meanwhile."""
         self.messages_of(game_id, guild_id, channel_id).claims.add(key)
 
@@ -138,7 +139,7 @@ class Notifier(commands.Cog):
     def release(
         self,
         game_id: int,
-        key: str,
+        key: Part,
         *,
         shown: bool,
         dm: tuple[int, int] | None = None,
@@ -154,7 +155,7 @@ class Notifier(commands.Cog):
         messages.claims.discard(key)
         newer = seq is not None and messages.latest is not None and messages.latest.seq > seq
         if shown:
-            player = key.removeprefix("hand:")
+            player = key.player
             if dm is not None:
                 self.keeper.keep_hand(messages, player, dm)
                 messages.dm_closed.discard(player)
@@ -241,8 +242,8 @@ class Notifier(commands.Cog):
             return
         for messages in self.games.values():
             if messages.thread_id == payload.thread_id and not messages.done:
-                messages.dirty.add("table")
-                messages.retry_at.pop("table", None)
+                messages.dirty.add(TABLE)
+                messages.retry_at.pop(TABLE, None)
                 self.worker.wake(messages)
 
     # --- the listener ---------------------------------------------------------------------

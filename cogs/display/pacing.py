@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from bot.cluster import Ownership
+from bot.values.shards import Ownership
 
 PACE = 45.0
 """Requests a second the workers of the whole bot send under Discord's global limit (50 a

@@ -8,11 +8,11 @@ import discord
 
 from bot.i18n import t
 from bot.sessions.messages import MessageKind
-from cogs import components
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
-from cogs.present import as_text
+from cogs.ui import components
+from cogs.ui.present import as_text
 
 NO_MENTIONS = discord.AllowedMentions.none()
 

@@ -4,8 +4,8 @@ one line a turn (its moves condensed), and a line for each round that ended."""
 from __future__ import annotations
 
 from bot.i18n import t
-from cogs import present
 from cogs.display.game_messages import GameMessages, TurnNote
+from cogs.ui import present
 
 
 def lines(

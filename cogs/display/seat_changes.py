@@ -16,10 +16,11 @@ import discord
 
 from bot import sessions as s
 from bot.i18n import t
-from bot.seats import Seat, SeatKind
+from bot.values.seats import Seat, SeatKind
 from cogs.display.game_messages import GameMessages
-from cogs.present import as_text
-from cogs.seat_items import SeatButton
+from cogs.display.parts import hand_of
+from cogs.ui.present import as_text
+from cogs.ui.seat_items import SeatButton
 
 
 def played_by_computer(seat: Seat) -> bool:
@@ -61,16 +62,16 @@ def seat_changed(
         if previous is not None:
             messages.released[player] = (previous, messages.hand_messages.get(player))
             _forget_hand(messages, player)
-            messages.dirty.add(f"hand:{player}")
+            messages.dirty.add(hand_of(player))
         return True
     if seat.stand_in is not None:
         messages.held_news.add(player)  # their hand DM comes anew: a computer plays for them
         messages.collapsed.discard(player)
-        messages.dirty.add(f"hand:{player}")
+        messages.dirty.add(hand_of(player))
         return False
     if previous == seat.user_id:
         messages.collapsed.discard(player)  # back: the hand message is live again
-        messages.dirty.add(f"hand:{player}")
+        messages.dirty.add(hand_of(player))
         if current:
             messages.notify = player
         return False
@@ -79,7 +80,7 @@ def seat_changed(
     text = t("seat.taken", loc, name=as_text(seat.display_name), seat=as_text(old))
     messages.notices.append((text, "said", 0))
     _forget_hand(messages, player)
-    messages.dirty.add(f"hand:{player}")
+    messages.dirty.add(hand_of(player))
     if current:
         messages.notify = player
     return True

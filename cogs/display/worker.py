@@ -14,10 +14,11 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.background import wait_at_most
+from bot.infrastructure.background import wait_at_most
 from cogs.display.channel import ChannelPosts
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hands
+from cogs.display.parts import LOBBY, NOTICE, SUMMARY, TABLE, THREAD, Part
 from cogs.display.pings import Pings
 
 log = logging.getLogger(__name__)
@@ -94,20 +95,16 @@ class Worker:
         keeps refusing (discord.py retries a 5xx for about 26 seconds) never delays a
         player's DM. A part Discord could not take now (rate limit, outage) stays dirty and
         waits its own backoff (see ``_guard``)."""
-        if (
-            "lobby" in messages.dirty
-            and "lobby" not in messages.claims
-            and self._due(messages, "lobby")
-        ):
-            messages.dirty.discard("lobby")
-            if not await self._guard(messages, "lobby", self.posts.show_lobby(messages)):
-                messages.dirty.add("lobby")
+        if LOBBY in messages.dirty and LOBBY not in messages.claims and self._due(messages, LOBBY):
+            messages.dirty.discard(LOBBY)
+            if not await self._guard(messages, LOBBY, self.posts.show_lobby(messages)):
+                messages.dirty.add(LOBBY)
         channel = self.channel_of(messages)  # after the lobby: the game may have moved
         if messages.channel_task is None or messages.channel_task.done():
             messages.channel_task = asyncio.create_task(
                 self._channel_pass(messages, channel), name=f"display-{messages.game_id}-channel"
             )
-        if await self._hands_lane(messages, channel) and "thread" in messages.dirty:
+        if await self._hands_lane(messages, channel) and THREAD in messages.dirty:
             messages.wake.set()  # the thread is archived once the hands are shown too
 
     async def _channel_pass(
@@ -132,46 +129,46 @@ class Worker:
     ) -> bool:
         """Summaries, notices, the table, the thread's archiving: in this order, each
         waiting for the one before it. Returns whether it sent anything to Discord."""
-        if "lobby" in messages.retry_at:
+        if LOBBY in messages.retry_at:
             return False  # the lobby comes first; it waits for its retry
         tried = False
         while messages.announcements:
             event = messages.announcements[0]
-            if not self._due(messages, "summary"):
+            if not self._due(messages, SUMMARY):
                 return tried
             tried = True
             if not await self._guard(
-                messages, "summary", self.posts.announce(messages, channel, event)
+                messages, SUMMARY, self.posts.announce(messages, channel, event)
             ):
                 return tried
             messages.announcements.pop(0)
         while messages.notices:
-            if not self._due(messages, "notice"):
+            if not self._due(messages, NOTICE):
                 return tried
             tried = True
             if not await self._guard(
-                messages, "notice", self.pings.tell(messages, channel, messages.notices[0])
+                messages, NOTICE, self.pings.tell(messages, channel, messages.notices[0])
             ):
                 return tried
             messages.notices.pop(0)
-        if "table" in messages.dirty:
-            if not self._due(messages, "table"):
+        if TABLE in messages.dirty:
+            if not self._due(messages, TABLE):
                 return tried
             tried = True
-            messages.dirty.discard("table")
-            if not await self._guard(messages, "table", self.posts.show_table(messages, channel)):
-                messages.dirty.add("table")
+            messages.dirty.discard(TABLE)
+            if not await self._guard(messages, TABLE, self.posts.show_table(messages, channel)):
+                messages.dirty.add(TABLE)
                 return tried
         if (
-            messages.dirty == {"thread"}
+            messages.dirty == {THREAD}
             and not messages.showing_hands
-            and self._due(messages, "thread")
+            and self._due(messages, THREAD)
         ):
             # Last of all, once everything of the game is shown there.
             tried = True
-            messages.dirty.discard("thread")
-            if not await self._guard(messages, "thread", self.posts.archive(messages)):
-                messages.dirty.add("thread")
+            messages.dirty.discard(THREAD)
+            if not await self._guard(messages, THREAD, self.posts.archive(messages)):
+                messages.dirty.add(THREAD)
         return tried
 
     async def _hands_lane(
@@ -182,8 +179,8 @@ class Worker:
         tried = False
         messages.showing_hands = True
         try:
-            for key in sorted(k for k in messages.dirty if k.startswith("hand:")):
-                player = key.removeprefix("hand:")
+            for key in sorted(k for k in messages.dirty if k.kind == "hand"):
+                player = key.player
                 if key in messages.claims or not self._due(messages, key):
                     continue
                 tried = True
@@ -193,7 +190,7 @@ class Worker:
                     messages.notify = None
                 notify = turn or player in messages.ending
                 if not await self._guard(
-                    messages, "hand", self.hands.show(messages, channel, player, notify), key
+                    messages, key, self.hands.show(messages, channel, player, notify)
                 ):
                     messages.dirty.add(key)
                     if turn and messages.notify is None:
@@ -205,21 +202,18 @@ class Worker:
         return tried
 
     @staticmethod
-    def _due(messages: GameMessages, part: str) -> bool:
+    def _due(messages: GameMessages, part: Part) -> bool:
         """Whether ``part`` may be tried now (it is not waiting for its backoff)."""
         return messages.retry_at.get(part, 0.0) <= time.monotonic()
 
-    async def _guard(
-        self, messages: GameMessages, what: str, work: Awaitable[None], part: str | None = None
-    ) -> bool:
-        """Run one update of ``part`` (``what`` by default); False when it should be tried
+    async def _guard(self, messages: GameMessages, part: Part, work: Awaitable[None]) -> bool:
+        """Run one update of ``part``; False when it should be tried
         again (rate limited, Discord down), after a backoff of its own that doubles at each
         failure, from 1 to 30 seconds.
 
         Other refusals (a deleted message, missing permissions) are logged and dropped: a
         retry would fail the same way."""
-        part = part or what
-        if not await self._try(messages, what, work):
+        if not await self._try(messages, part.kind, work):
             failures = messages.failures[part] = messages.failures.get(part, 0) + 1
             messages.retry_at[part] = time.monotonic() + min(2.0 ** (failures - 1), 30.0)
             return False

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.background import stop_tasks, wait_at_most
+from bot.infrastructure.background import stop_tasks, wait_at_most
 
 
 async def test_a_pause_ends_when_its_event_is_set_or_its_time_is_up() -> None:

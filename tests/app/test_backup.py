@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DEFAULT_DATABASE_PATH
+from bot.infrastructure.settings import DEFAULT_DATABASE_PATH
 from bot.storage import Database
 from scripts.backup import BackupError, backup, database_path, main
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.instance import InstanceLock
+from bot.infrastructure.instance import InstanceLock
 from bot.rummy import preset
 from bot.sessions import SessionManager
 from scripts.forget import main

@@ -3,8 +3,8 @@ ratings move only when every seat was played by its own person from the deal to 
 
 from __future__ import annotations
 
-from bot.league import Credit, FinalSeat, Leaver, credits, forfeits, is_rated
-from bot.seats import SeatKind
+from bot.values.league import Credit, FinalSeat, Leaver, credits, forfeits, is_rated
+from bot.values.seats import SeatKind
 
 
 def human(user_id: int, place: int, *, assisted: bool = False) -> FinalSeat:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.league import (
+from bot.rummy import RoundEnd, RoundResult, preset
+from bot.values.league import (
     NEWCOMER,
     Credit,
     FinalSeat,
@@ -18,8 +19,7 @@ from bot.league import (
     rate,
     round_winners,
 )
-from bot.rummy import RoundEnd, RoundResult, preset
-from bot.seats import SeatKind
+from bot.values.seats import SeatKind
 
 PLAYERS = ("a", "b", "c")
 

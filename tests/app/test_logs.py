@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.__main__ import next_delay
-from bot.logs import REDACTED, describe, setup_logging
+from bot.infrastructure.logs import REDACTED, describe, setup_logging
 
 TOKEN = "MTIz.abc.the-secret"
 

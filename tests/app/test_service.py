@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import KNOWN_SETTINGS
+from bot.infrastructure.settings import KNOWN_SETTINGS
 from bot.storage import Database
 from tests.app.test_launcher import TOKEN, Running, assert_clean, environment, run_launcher
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import open_sessions
-from bot.settings import (
+from bot.infrastructure.settings import (
     DEFAULT_DATABASE_PATH,
     PROJECT_ROOT,
     Settings,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.settings import Settings, SettingsError
+from bot.infrastructure.settings import Settings, SettingsError
 
 TOKEN = "abc.def.ghi"
 

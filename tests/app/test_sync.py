@@ -13,10 +13,10 @@ import discord
 import pytest
 
 from bot.app import RummyBot
-from bot.cluster import StaticOwnership
 from bot.i18n import CatalogTranslator
+from bot.services.synced_commands import GLOBAL_SCOPE
 from bot.sessions import SessionManager
-from bot.synced_commands import GLOBAL_SCOPE
+from bot.values.shards import StaticOwnership
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ async def test_the_record_is_in_the_database_a_second_process_reads(
     sessions: SessionManager, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     assert await start(sessions, monkeypatch) == [None]
-    record = await sessions.synced_commands.digests(0)
+    record = await sessions.services.synced_commands.digests(0)
     assert list(record) == [GLOBAL_SCOPE]
     other = await SessionManager.open(tmp_path / "rummy.sqlite3")  # the same database
     try:
@@ -88,7 +88,7 @@ async def test_a_process_without_shard_0_never_syncs(
     try:
         assert await start(sessions, monkeypatch) == []
         assert await start(sessions, monkeypatch, sync_globally=True, dev_guild_id=77) == []
-        assert await sessions.synced_commands.digests(0) == {}
+        assert await sessions.services.synced_commands.digests(0) == {}
     finally:
         await sessions.close()
     first = StaticOwnership(2, frozenset({0}))
@@ -111,7 +111,9 @@ async def test_a_dev_server_gets_the_commands_at_every_start_and_global_ones_sta
 ) -> None:
     for _ in range(2):
         assert await start(sessions, monkeypatch, dev_guild_id=77) == [77]
-    assert list(await sessions.synced_commands.digests(0)) == [77]  # no global sync recorded
+    assert list(await sessions.services.synced_commands.digests(0)) == [
+        77
+    ]  # no global sync recorded
     both = await start(sessions, monkeypatch, dev_guild_id=77, sync_globally=True)
     assert both == [77, None]
 
@@ -132,7 +134,7 @@ async def test_an_older_versions_record_file_is_carried_over_once(
 ) -> None:
     state = tmp_path / "rummy.sqlite3.commands.json"
     assert await start(sessions, monkeypatch) == [None]  # learns the digest of the commands
-    digest = (await sessions.synced_commands.digests(0))[GLOBAL_SCOPE]
+    digest = (await sessions.services.synced_commands.digests(0))[GLOBAL_SCOPE]
     fresh = await SessionManager.open(tmp_path / "other.sqlite3")
     try:
         if first_format:
@@ -144,7 +146,7 @@ async def test_an_older_versions_record_file_is_carried_over_once(
         synced = await start(fresh, monkeypatch, legacy_sync_state=state)
         assert synced == ([] if first_format else [77])
         assert not state.exists()
-        assert await fresh.synced_commands.digests(0) == {GLOBAL_SCOPE: digest}
+        assert await fresh.services.synced_commands.digests(0) == {GLOBAL_SCOPE: digest}
         assert await start(fresh, monkeypatch, legacy_sync_state=state) == []
     finally:
         await fresh.close()
@@ -177,7 +179,7 @@ async def test_a_refused_sync_is_logged_and_not_remembered(
     monkeypatch.setattr(bot.tree, "sync", refuse)
     await bot.setup_hook()
     await bot.close()
-    assert await sessions.synced_commands.digests(0) == {}
+    assert await sessions.services.synced_commands.digests(0) == {}
     assert "applications.commands" in caplog.text
 
 

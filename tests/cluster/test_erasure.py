@@ -12,10 +12,10 @@ import pytest
 
 from bot.cluster.erasure import ErasureRelay, erasure_relay_for
 from bot.cluster.leases import LeaseKeeper
-from bot.seats import NewSeat
 from bot.sessions import Brains, SessionManager
 from bot.storage import GameStatus, PostgresStore
 from bot.storage.pg_connection import PgConnection
+from bot.values.seats import NewSeat
 from tests.cluster.test_takeover import process
 from tests.sessions.conftest import ANN, BOB, CAT, play, start_game
 from tests.sessions.test_forget import ANN_NAME, everything

@@ -14,12 +14,12 @@ import discord
 import psycopg
 import pytest
 
-from bot.cluster import StaticOwnership
 from bot.cluster.forwarding import OWNER_CUTOFF, Forwarder
 from bot.cluster.intake import Intake
-from bot.seats import NewSeat, assign_seats
 from bot.storage import GameStatus, PostgresStore
 from bot.storage.forwarded import LISTENER_NAME, ForwardedClicks, GamePlace, channel_of
+from bot.values.seats import NewSeat, assign_seats
+from bot.values.shards import StaticOwnership
 from tests.waiting import eventually
 
 pytestmark = pytest.mark.postgres_only

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.cluster.leases import LeaseKeeper
-from bot.seats import NewSeat, assign_seats
 from bot.storage import GameStatus, LeaseLost, PostgresStore, Store
 from bot.storage.leases import Leases, ShardCountMismatch, owner_url
+from bot.values.seats import NewSeat, assign_seats
 from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.postgres_only

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cluster import StaticOwnership, shard_of
+from bot.values.shards import StaticOwnership, shard_of
 
 SNOWFLAKES = st.integers(min_value=0, max_value=2**63 - 1)
 

@@ -12,10 +12,10 @@ import pytest
 from bot.cluster.handover import Handover
 from bot.cluster.leases import LeaseKeeper
 from bot.rummy.computer import safe_action
-from bot.seats import NewSeat
 from bot.sessions import Brains, Seat, Session, SessionManager, SessionStatus
 from bot.storage import LeaseLost, PostgresStore
 from bot.storage.leases import Leases, owner_url
+from bot.values.seats import NewSeat
 from tests.sessions.conftest import ANN, BOB, start_game, two_humans
 from tests.waiting import eventually
 

@@ -37,7 +37,7 @@ from bot.rummy import (
 from bot.rummy.computer import EasyPlayer, HardPlayer, NormalPlayer, safe_action
 from bot.rummy.computer.advice import Advice, advise
 from bot.rummy.solver import Play
-from cogs import hints, present
+from cogs.ui import hints, present
 from tests.cogs.hint_positions import CASES, keeper_action, positions
 
 SEEDS = 6

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.cluster import StaticOwnership
+from bot.values.shards import StaticOwnership
 from cogs.display.pacing import PACE, Pacer, share_of
 
 

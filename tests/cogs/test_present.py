@@ -26,8 +26,8 @@ from bot.rummy import (
     preset,
 )
 from bot.rummy.players import random_action
-from cogs import components, items, present, typed
-from cogs.seat_items import SeatButton
+from cogs.ui import components, items, present, typed
+from cogs.ui.seat_items import SeatButton
 
 GAMES = int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "20"))
 NAMES = {p: p.upper() for p in ("ann", "bob", "cat", "dan", "eve", "fay", "gus")}

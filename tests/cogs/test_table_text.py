@@ -17,7 +17,7 @@ from bot.rummy import Game, GameView
 from bot.rummy.cards import Suit
 from bot.rummy.players import random_action
 from bot.rummy.rules import preset
-from cogs import present
+from cogs.ui import present
 from tests.rendering import scenes
 
 NAMES = {p: p.capitalize() for p in ("ann", "bob", "cat", "dan", "eve", "fay", "gus")}

@@ -29,9 +29,10 @@ from bot.rummy.rules import Ruleset, options_for
 from bot.rummy.scoring import round_points
 from bot.sessions import LobbyError
 from bot.storage.models import LeagueEntry, StandingsPage
-from cogs import components, help, items, league, positions, present, refusal_words, rule_words
-from cogs.options import NotThisVariant, check_variant_options
-from cogs.replies import error_text
+from cogs import league
+from cogs.ui import components, help, items, positions, present, refusal_words, rule_words
+from cogs.ui.options import NotThisVariant, check_variant_options
+from cogs.ui.replies import error_text
 from rendering.hand import sorted_hand
 
 LOCALES = ("en", "fr")

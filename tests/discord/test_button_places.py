@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.sessions import SessionStatus
-from cogs import ids
+from cogs.ui import ids
 from tests.discord.fake import Channel, FakeDiscord, Guild, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems
 from tests.waiting import eventually

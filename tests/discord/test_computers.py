@@ -97,7 +97,7 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(
         await eventually(lambda: table.here.archived)  # the game's thread, once it is over
         history = await table.text(ann, "league history")
         assert "Computer 1" in history
-        card = await table.sessions.league.player_card(table.guild.id, ann.id)
+        card = await table.sessions.services.league.player_card(table.guild.id, ann.id)
         assert card is not None
         assert card.games == 1
         assert card.rated_games == 0

@@ -18,12 +18,12 @@ import pytest
 
 from bot.__main__ import EXTENSIONS
 from bot.app import RummyBot
-from bot.cluster import Ownership, StaticOwnership
 from bot.cluster.forwarding import Forwarder, forwarding_for
 from bot.cluster.leases import LeaseKeeper
 from bot.sessions import SessionManager, SessionStatus
 from bot.storage import PostgresStore
 from bot.storage.leases import Leases, owner_url
+from bot.values.shards import Ownership, StaticOwnership
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord, Interaction, User
 from tests.discord.helpers import Table, answered, cog_problems, deal, dm_has

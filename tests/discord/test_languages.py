@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from cogs.picture_words import picture_words
+from cogs.ui.picture_words import picture_words
 from rendering import render_hand, render_table
 from tests.discord.fake import FakeDiscord
 from tests.discord.fake.model import Message, User

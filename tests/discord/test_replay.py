@@ -98,7 +98,7 @@ async def test_a_finished_game_is_replayed_for_everyone_in_the_channel(
 
         # One frame per turn at least (the deal, the round's end and the final scores too),
         # the last one held longest.
-        found = await table.sessions.replays.finished_game(table.guild.id, game_id)
+        found = await table.sessions.services.replays.finished_game(table.guild.id, game_id)
         turns = sum(1 for action in found.game.log if isinstance(action, Discard))
         assert len(durations) >= turns + 2
         assert durations[-1] == max(durations) > durations[1]

@@ -25,7 +25,7 @@ import pytest
 from bot.i18n import catalog, number, t, tn
 from bot.rummy import full_pack
 from bot.sessions import Brains, SessionStatus
-from cogs.picture_words import picture_words
+from cogs.ui.picture_words import picture_words
 from rendering import render_hand, render_table
 from tests.discord.fake import FakeDiscord, Interaction, Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, on_turn
@@ -397,7 +397,7 @@ async def test_a_game_on_a_server_in_its_players_language(
             f"**{t('league.title', locale, season=1, page=1, pages=1)}**"
         )
         assert standings.splitlines()[-1] == t("league.rating_note", locale)
-        card = await table.sessions.league.player_card(guild.id, bob.id)
+        card = await table.sessions.services.league.player_card(guild.id, bob.id)
         assert card is not None
         assert await private(table, bob, "league player") == "\n".join(
             [

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.league import NEWCOMER
 from bot.sessions import Brains, SessionStatus
+from bot.values.league import NEWCOMER
 from tests.discord.fake import FakeDiscord
 from tests.discord.fake.model import Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal, play_to_end
@@ -77,7 +77,7 @@ async def test_a_player_leaves_by_the_button_and_the_game_goes_on_to_its_end(
         assert "You left this game" in await table.text(leaver, "rummy join")
         await play_to_end(table)
         assert session.status is SessionStatus.FINISHED
-        card = await table.sessions.league.player_card(table.guild.id, leaver.id)
+        card = await table.sessions.services.league.player_card(table.guild.id, leaver.id)
         assert card is not None
         assert (card.games, card.wins, card.forfeits, card.rated_games) == (1, 0, 1, 0)
         said = await table.text(leaver, "league player")
@@ -107,7 +107,7 @@ async def test_someone_takes_over_a_computer_seat_from_the_table_and_plays(
         table.players.append(cat)
         await play_to_end(table)
         assert session.status is SessionStatus.FINISHED
-        card = await table.sessions.league.player_card(table.guild.id, cat.id)
+        card = await table.sessions.services.league.player_card(table.guild.id, cat.id)
         assert card is not None
         assert (card.games, card.rated_games) == (1, 0)
 
@@ -139,7 +139,7 @@ async def test_take_my_seat_back_from_the_dm_and_the_game_moves_no_rating(
         await play_to_end(table)
         assert session.status is SessionStatus.FINISHED
         for user in (ann, bob):
-            card = await table.sessions.league.player_card(table.guild.id, user.id)
+            card = await table.sessions.services.league.player_card(table.guild.id, user.id)
             assert card is not None
             assert (card.games, card.rated_games) == (1, 0)
             assert (card.mu, card.sigma) == (NEWCOMER.mu, NEWCOMER.sigma)
@@ -158,7 +158,7 @@ async def test_the_last_person_leaving_ends_the_game_without_league_effect(
         assert session.status is SessionStatus.ABANDONED
         assert table.sessions.get(table.here.id) is None
         await eventually(lambda: "cancelled" in _table_text(table))
-        card = await table.sessions.league.player_card(table.guild.id, ann.id)
+        card = await table.sessions.services.league.player_card(table.guild.id, ann.id)
         assert card is None or (card.games, card.forfeits) == (0, 0), card
 
 

@@ -108,4 +108,4 @@ async def test_settings_refuse_an_option_of_another_variant_in_rummy_new_s_words
         assert said == new, (said, new)
         assert "game_target" not in said, said
         assert "discard_to_go_out" not in said, said
-        assert (await table.sessions.server_settings.of(table.guild.id)).variant != "500"
+        assert (await table.sessions.services.server_settings.of(table.guild.id)).variant != "500"

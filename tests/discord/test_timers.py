@@ -68,7 +68,7 @@ async def test_a_turn_that_ran_out_while_the_bot_was_down_is_played_at_start_up(
         await eventually(
             lambda: any(
                 ref.kind == "table" and ref.message_id == shown_id
-                for ref in table.sessions.messages.shown(session.game_id).values()
+                for ref in table.sessions.services.messages.shown(session.game_id).values()
             )
         )
         seq, deadline = session.seq, session.deadline

@@ -62,7 +62,7 @@ def test_the_table_of_settings_is_every_setting_the_bot_reads() -> None:
     listed = first_cells("Settings")
     assert len(listed) == len(set(listed))
     assert set(listed) == settings_in_env_example() | {"RUMMY_ENV_FILE"}
-    code = (ROOT / "bot" / "settings.py").read_text("utf-8")
+    code = (ROOT / "bot" / "infrastructure" / "settings.py").read_text("utf-8")
     assert [name for name in listed if f'"{name}"' not in code] == []
 
 

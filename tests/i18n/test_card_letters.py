@@ -15,9 +15,9 @@ from bot.rummy.cards import Card, Suit, parse_cards
 from bot.rummy.errors import IllegalAction
 from bot.rummy.melds import readings
 from bot.rummy.refusals import Choices
-from cogs import help, typed
-from cogs.present import card_text, reading_text
-from cogs.replies import error_text
+from cogs.ui import help, typed
+from cogs.ui.present import card_text, reading_text
+from cogs.ui.replies import error_text
 
 LOCALES = sorted(available_locales())
 _CARD = re.compile(r"(?<![\w=])(?:10|[2-9JQKA])[♣♦♥♠](?![\w])")

@@ -16,9 +16,9 @@ from bot.i18n import available_locales, catalog, number, t, tn
 from bot.rummy import Game, GameView, TakeDiscard, parse_cards, preset
 from bot.rummy.errors import IllegalAction
 from bot.rummy.refusals import REFUSALS, fields
-from cogs import rule_words
-from cogs.options import NotThisVariant, check_variant_options
-from cogs.replies import error_text, reason_text
+from cogs.ui import rule_words
+from cogs.ui.options import NotThisVariant, check_variant_options
+from cogs.ui.replies import error_text, reason_text
 
 COUNTS = [*range(31), 101, 1000]
 NAMES = ["Аня", "Jiří", "李雷", "محمد", "Ωμέγα", "🂡 Bob", "Zoë O'Brien"]

@@ -20,7 +20,7 @@ from bot.i18n import (
 from bot.i18n.checks import _plural_problems, catalog_problems, plural_stems
 from bot.i18n.numbers import format_number
 from bot.rummy import IllegalAction
-from cogs.replies import error_text
+from cogs.ui.replies import error_text
 
 COUNTS = (0, 1, 2, 5, 11, 21, 22, 25)
 

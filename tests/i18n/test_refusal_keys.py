@@ -27,7 +27,7 @@ from bot.rummy import Card, IllegalAction, NotYourTurn, RulesError
 from bot.rummy.errors import InvariantError, PlayerError
 from bot.rummy.refusals import Face
 from bot.sessions import LobbyError
-from cogs.replies import Refused, error_text
+from cogs.ui.replies import Refused, error_text
 
 Classes = frozenset[type[PlayerError]]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.i18n import t
-from cogs.picture_words import picture_words
+from cogs.ui.picture_words import picture_words
 from rendering import (
     render_hand,
     render_player_card,

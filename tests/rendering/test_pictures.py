@@ -16,7 +16,7 @@ from PIL import Image
 
 import rendering
 from bot.rummy.views import GameView, RoundResult
-from cogs.picture_words import picture_words
+from cogs.ui.picture_words import picture_words
 from rendering.layout import Box, CardItem, Layout
 from rendering.sprites import clear_cache
 from tests.rendering import scenes

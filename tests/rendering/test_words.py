@@ -11,7 +11,7 @@ import pytest
 import rendering
 from bot.i18n import catalog
 from bot.rummy.views import GameView, RoundResult
-from cogs.picture_words import picture_words
+from cogs.ui.picture_words import picture_words
 from rendering.layout import Label, Layout
 from rendering.words import ENGLISH, Words
 from tests.rendering import scenes

@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.clock import utc_now
 from bot.rummy import Game, preset
 from bot.rummy.players import random_action
-from bot.seats import NewSeat, SeatKind
 from bot.sessions import Session, SessionManager
 from bot.storage import Database, PostgresStore, open_store
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, SeatKind
 from tests.conftest import AnyStore
 
 GUILD = 1000
@@ -67,7 +67,7 @@ def store_of(manager: SessionManager) -> AnyStore:
 
 def engine_game(session: Session) -> Game:
     """The committed game behind a session, for tests that drive or compare it."""
-    game = session._game
+    game = session.game
     assert game is not None
     return game
 

@@ -41,16 +41,16 @@ async def dealt(manager: SessionManager) -> Session:
 
 async def play(manager: SessionManager, step: bool) -> None:
     session = manager.get(CHANNEL) or await dealt(manager)
-    game = session._game
+    game = session.game
     assert game is not None
     rng = random.Random(len(game.log))
     print("ready", session.game_id, len(game.log), flush=True)
     while not session.closed:
-        game = session._game
+        game = session.game
         assert game is not None
         action = random_action(game, rng)
         event = await session.apply(game.current_player or "", action, turn=session.turn)
-        committed = session._game
+        committed = session.game
         assert committed is not None
         applied = committed.log[-1]  # the action as the engine logged it (copies resolved)
         print("ack", event.seq, json.dumps(action_to_json(applied)), flush=True)

@@ -55,11 +55,11 @@ async def test_three_computers_and_a_person_play_to_the_end(db_path: Path | str)
             await _play_my_turn(session)
         assert session.status is SessionStatus.FINISHED
         assert computer_moves > 0
-        card = await manager.league.player_card(GUILD, ANN)
+        card = await manager.services.league.player_card(GUILD, ANN)
         assert card is not None
         assert card.games == 1
         assert card.rated_games == 0  # beating programs moves no rating
-        history = await manager.league.history(GUILD, ANN)
+        history = await manager.services.league.history(GUILD, ANN)
         assert [g.id for g in history] == [session.game_id]
     finally:
         await manager.close()

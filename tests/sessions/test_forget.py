@@ -11,14 +11,15 @@ from pathlib import Path
 import pytest
 
 from bot.rummy import Game, preset
-from bot.seats import NewSeat, SeatKind
-from bot.sessions import EventKind, SessionManager
+from bot.sessions import Committed, EventKind, SessionManager
 from bot.storage import GameStatus
 from bot.storage.models import DELETED_NAME
 from bot.storage.pg_connection import PgConnection
 from bot.storage.rows import Connection
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
+from bot.values.seats import NewSeat, SeatKind
 from tests.sessions.conftest import ANN, BOB, CAT, GUILD, engine_game, play, start_game, store_of
+from tests.waiting import eventually
 
 # Names nothing else in the database could contain by chance.
 ANN_NAME, HOST_NAME = "Annabel Quixotic", "Zebulon Hostname"
@@ -75,7 +76,7 @@ async def test_a_forgotten_player_leaves_no_trace(
     )
     await lobby.join(CAT, "Cat")
     async with store_of(manager).transaction() as conn:
-        bob_before = await SqliteRepository(conn).player_card(GUILD, BOB)
+        bob_before = await SqlRepository(conn).player_card(GUILD, BOB)
     if isinstance(db_path, Path):
         assert traces(db_path, ANN, ANN_NAME)  # the scan finds what is there
 
@@ -91,11 +92,11 @@ async def test_a_forgotten_player_leaves_no_trace(
     assert lobby.player_of(ANN) is None
     async with store_of(manager).transaction() as conn:
         rows = await everything(conn)
-        done = await SqliteRepository(conn).load_game(finished.game_id)
-        stopped = await SqliteRepository(conn).load_game(live.game_id)
-        ann_card = await SqliteRepository(conn).player_card(GUILD, ANN)
-        bob_after = await SqliteRepository(conn).player_card(GUILD, BOB)
-        history = await SqliteRepository(conn).recent_games(GUILD)
+        done = await SqlRepository(conn).load_game(finished.game_id)
+        stopped = await SqlRepository(conn).load_game(live.game_id)
+        ann_card = await SqlRepository(conn).player_card(GUILD, ANN)
+        bob_after = await SqlRepository(conn).player_card(GUILD, BOB)
+        history = await SqlRepository(conn).recent_games(GUILD)
     for table, row in rows:
         text = " ".join(map(str, row))
         assert str(ANN) not in text, table
@@ -135,12 +136,16 @@ async def test_a_forgotten_host_leaves_the_live_session(manager: SessionManager)
     await lobby.start(BOB, moderator=False)
     # A session whose stored host is someone no longer seated (an older lobby's host).
     lobby._record = dataclasses.replace(lobby._record, host_id=DAN)
+    events: list[Committed | None] = []
+
+    async def hear(event: Committed) -> None:
+        events.append(event)
+
+    manager.add_listener(hear)
     await manager.forget_user(DAN)
     assert lobby.host_id is None
     assert not lobby.closed
-    events = []
-    while not lobby._events.empty():
-        events.append(lobby._events.get_nowait())
+    await eventually(lambda: lobby.waiting_events == 0)
     assert all(e is None or e.kind is not EventKind.CANCELLED for e in events)
 
 
@@ -168,7 +173,7 @@ async def test_a_server_takes_all_its_data_away(
     assert manager.get(3) is elsewhere
     async with store_of(manager).transaction() as conn:
         rows = await everything(conn)
-        standings = await SqliteRepository(conn).standings(GUILD)
+        standings = await SqlRepository(conn).standings(GUILD)
     assert standings.season is None
     game_ids = {row[0] for table, row in rows if table == "games"}
     assert game_ids == {elsewhere.game_id}

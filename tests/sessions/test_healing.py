@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from bot.rummy.computer import safe_action
-from bot.seats import NewSeat
 from bot.sessions import Brains, Committed, EventKind, Session, SessionManager, SessionStatus
 from bot.storage import Database, PostgresStore, StorageFailure, open_store
+from bot.values.seats import NewSeat
 from tests.sessions.conftest import ANN, engine_game, start_game, two_humans
 from tests.sessions.faults import FaultyStore
 from tests.waiting import PATIENCE, eventually

@@ -17,7 +17,7 @@ from bot.storage import Database, PostgresStore, open_store
 from bot.storage.migrations import schema_version
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import pg_schema_version
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
 from tests.sessions.conftest import engine_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,8 +72,8 @@ async def stored_game(db_path: Path | str) -> tuple[Game, Game]:
     assert isinstance(database, (Database, PostgresStore))
     try:
         async with database.transaction() as conn:
-            (record,) = await SqliteRepository(conn).active_games()
-            stored = await SqliteRepository(conn).game_actions(record.id)
+            (record,) = await SqlRepository(conn).active_games()
+            stored = await SqlRepository(conn).game_actions(record.id)
             log = [action_from_json(a) for a in stored]
             if isinstance(conn, PgConnection):
                 assert await pg_schema_version(conn.raw) >= 1

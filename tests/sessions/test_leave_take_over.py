@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bot.rummy.computer import safe_action
-from bot.seats import NewSeat, SeatKind
 from bot.sessions import (
     Brains,
     EventKind,
@@ -21,6 +20,7 @@ from bot.sessions import (
     SessionManager,
     SessionStatus,
 )
+from bot.values.seats import NewSeat, SeatKind
 from tests.sessions.conftest import ANN, BOB, CAT, GUILD, reloaded, start_game
 from tests.waiting import eventually
 
@@ -99,9 +99,9 @@ async def test_a_person_takes_over_a_left_seat_and_the_league_counts_a_forfeit(
         assert session.free_seat() is None
         await _play_people(session, {str(ANN): CAT, str(BOB): BOB})
         assert session.status is SessionStatus.FINISHED
-        cat = await manager.league.player_card(GUILD, CAT)
-        bob = await manager.league.player_card(GUILD, BOB)
-        ann = await manager.league.player_card(GUILD, ANN)
+        cat = await manager.services.league.player_card(GUILD, CAT)
+        bob = await manager.services.league.player_card(GUILD, BOB)
+        ann = await manager.services.league.player_card(GUILD, ANN)
         assert cat is not None
         assert bob is not None
         assert ann is not None
@@ -151,8 +151,8 @@ async def test_a_stand_in_move_leaves_ratings_unchanged_also_after_the_seat_came
         back = await session.join(ANN, "Ann")
         assert back.kind is EventKind.SEAT
         await _play_people(session, {me: ANN, str(BOB): BOB})
-        ann = await manager.league.player_card(GUILD, ANN)
-        bob = await manager.league.player_card(GUILD, BOB)
+        ann = await manager.services.league.player_card(GUILD, ANN)
+        bob = await manager.services.league.player_card(GUILD, BOB)
         assert ann is not None
         assert bob is not None
         assert (ann.games, bob.games) == (1, 1)
@@ -166,7 +166,7 @@ async def test_a_game_its_people_play_to_the_end_is_rated(db_path: Path | str) -
     try:
         session = await start_game(manager, target=5)
         await _play_people(session, {str(ANN): ANN, str(BOB): BOB})
-        ann = await manager.league.player_card(GUILD, ANN)
+        ann = await manager.services.league.player_card(GUILD, ANN)
         assert ann is not None
         assert ann.rated_games == 1
     finally:
@@ -187,8 +187,8 @@ async def test_a_leaver_who_asks_to_be_forgotten_gets_no_forfeit(db_path: Path |
         await manager.forget_user(ANN)
         assert session.status is SessionStatus.ACTIVE  # the game goes on without them
         await _play_people(session, {str(BOB): BOB})
-        assert await manager.league.player_card(GUILD, ANN) is None
-        bob = await manager.league.player_card(GUILD, BOB)
+        assert await manager.services.league.player_card(GUILD, ANN) is None
+        bob = await manager.services.league.player_card(GUILD, BOB)
         assert bob is not None
         assert bob.games == 1
     finally:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from bot.rummy import DrawStock, preset
-from bot.seats import SeatKind
 from bot.sessions import (
     NAME_LIMIT,
     ChannelBusy,
@@ -25,7 +24,8 @@ from bot.sessions import (
     clean_name,
 )
 from bot.storage import GameStatus
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
+from bot.values.seats import SeatKind
 from tests.sessions.conftest import (
     ANN,
     BOB,
@@ -149,8 +149,8 @@ async def test_leaving_passes_the_host_role_or_cancels(manager: SessionManager) 
     with pytest.raises(SessionClosed):
         await lobby.join(ANN, "Ann")
     async with store_of(manager).transaction() as conn:
-        record = await SqliteRepository(conn).load_game(lobby.game_id)
-        history = await SqliteRepository(conn).recent_games(GUILD)
+        record = await SqlRepository(conn).load_game(lobby.game_id)
+        history = await SqlRepository(conn).recent_games(GUILD)
     assert record is not None
     assert record.status is GameStatus.CANCELLED
     assert history == []  # a cancelled lobby is nobody's history
@@ -273,7 +273,7 @@ async def test_a_broken_game_can_be_cleared_from_its_channel(db_path: Path | str
         assert not await again.clear_broken(CHANNEL, by_user=ANN, moderator=True)  # it works
         assert again.get(CHANNEL) is lobby
         async with store_of(again).transaction() as conn:
-            record = await SqliteRepository(conn).load_game(session.game_id)
+            record = await SqlRepository(conn).load_game(session.game_id)
         assert record is not None
         assert record.status is GameStatus.ABANDONED
     finally:
@@ -284,17 +284,17 @@ async def test_the_league_facade(manager: SessionManager) -> None:
     finished = await start_game(manager, target=1)
     await play(finished, 2000, random.Random(3))
     assert finished.closed
-    page = await manager.league.standings(GUILD)
+    page = await manager.services.league.standings(GUILD)
     assert (page.season, page.total_players) == (1, 2)
-    card = await manager.league.player_card(GUILD, ANN)
+    card = await manager.services.league.player_card(GUILD, ANN)
     assert card is not None
     assert card.games == 1
-    history = await manager.league.history(GUILD, user_id=BOB)
+    history = await manager.services.league.history(GUILD, user_id=BOB)
     assert [g.id for g in history] == [finished.game_id]
-    assert await manager.league.history(GUILD, user_id=CAT) == []
-    season = await manager.league.new_season(GUILD)
+    assert await manager.services.league.history(GUILD, user_id=CAT) == []
+    season = await manager.services.league.new_season(GUILD)
     assert season.number == 2
-    assert await manager.league.current_season(GUILD) == season
-    assert (await manager.league.standings(GUILD)).rows == ()
-    assert (await manager.league.standings(GUILD, season=1)).total_players == 2
-    assert await manager.league.player_card(GUILD, ANN) is None
+    assert await manager.services.league.current_season(GUILD) == season
+    assert (await manager.services.league.standings(GUILD)).rows == ()
+    assert (await manager.services.league.standings(GUILD, season=1)).total_players == 2
+    assert await manager.services.league.player_card(GUILD, ANN) is None

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import utc_now
 from bot.rummy import preset
-from bot.seats import NewSeat, SeatKind, assign_seats
 from bot.sessions import (
     ChannelBusy,
     Committed,
@@ -26,6 +24,8 @@ from bot.sessions import (
 )
 from bot.sessions.rematch import rematch_seats
 from bot.storage import GameChanged, GameRecord, GameStatus
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, SeatKind, assign_seats
 from tests.sessions.conftest import ANN, BOB, CAT, CHANNEL, GUILD, play, start_game, store_of
 from tests.waiting import eventually
 

@@ -37,7 +37,7 @@ from bot.sessions import (
     StaleAction,
 )
 from bot.storage import GameStatus, StorageFailure
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
 from tests.sessions.conftest import (
     ANN,
     BOB,
@@ -56,7 +56,7 @@ WAIT = 10  # seconds: anything that takes this long has deadlocked
 
 async def stored_log(manager: SessionManager, game_id: int) -> list[Action]:
     async with store_of(manager).transaction() as conn:
-        return [action_from_json(a) for a in await SqliteRepository(conn).game_actions(game_id)]
+        return [action_from_json(a) for a in await SqlRepository(conn).game_actions(game_id)]
 
 
 def views_of(session: Session) -> dict[str | None, object]:
@@ -285,7 +285,7 @@ async def test_apply_answers_while_a_slow_listener_runs(manager: SessionManager)
     edited.set()
     await asyncio.wait_for(closing, WAIT)
     assert heard == [1, 2]
-    assert session._notifier.done()
+    assert session.notifier.done()
 
 
 async def test_listeners_run_after_the_commit_and_their_failure_stays_theirs(
@@ -346,10 +346,10 @@ async def test_a_failed_commit_changes_nothing_anyone_can_see(manager: SessionMa
     assert session.legal_actions(ann) == legal_before
     assert session.turn == turn
     async with store_of(manager).transaction() as conn:
-        record = await SqliteRepository(conn).load_game(session.game_id)
+        record = await SqlRepository(conn).load_game(session.game_id)
         assert record is not None
         assert record.action_count == 1
-        assert await SqliteRepository(conn).game_actions(session.game_id) == [
+        assert await SqlRepository(conn).game_actions(session.game_id) == [
             action_to_json(DrawStock())
         ]
         await conn.execute("DROP TRIGGER no_more_actions")
@@ -389,11 +389,11 @@ async def test_a_game_changed_elsewhere_is_reloaded_and_refused(manager: Session
     ann = str(ANN)
     # Another writer (a second process) records the draw first.
     async with store_of(manager).transaction() as conn:
-        record = await SqliteRepository(conn).load_game(session.game_id)
+        record = await SqlRepository(conn).load_game(session.game_id)
         assert record is not None
         game = engine_game(session).copy()
         game.apply(DrawStock())
-        await SqliteRepository(conn).append_action(
+        await SqlRepository(conn).append_action(
             session.game_id,
             1,
             game.log_json[-1],
@@ -407,7 +407,7 @@ async def test_a_game_changed_elsewhere_is_reloaded_and_refused(manager: Session
 
     # ... and then abandons it: the session closes and frees its channel.
     async with store_of(manager).transaction() as conn:
-        await SqliteRepository(conn).abandon_game(session.game_id, record.created_at)
+        await SqlRepository(conn).abandon_game(session.game_id, record.created_at)
     with pytest.raises(SessionClosed):
         await session.apply(str(BOB), DrawStock())
     assert session.closed
@@ -438,10 +438,10 @@ async def test_a_finished_game_is_recorded_and_leaves_the_channel(
     with pytest.raises(SessionClosed):
         await session.apply(str(ANN), DrawStock())
     async with store_of(manager).transaction() as conn:
-        record = await SqliteRepository(conn).load_game(session.game_id)
-        history = await SqliteRepository(conn).recent_games(GUILD)
-        card = await SqliteRepository(conn).player_card(GUILD, ANN)
-        log = await SqliteRepository(conn).game_actions(session.game_id)
+        record = await SqlRepository(conn).load_game(session.game_id)
+        history = await SqlRepository(conn).recent_games(GUILD)
+        card = await SqlRepository(conn).player_card(GUILD, ANN)
+        log = await SqlRepository(conn).game_actions(session.game_id)
     assert record is not None
     assert record.status is GameStatus.FINISHED
     assert record.season == 1
@@ -465,8 +465,8 @@ async def test_cancel_needs_permission_and_frees_the_channel(manager: SessionMan
     assert session.status is SessionStatus.ABANDONED
     assert manager.get(CHANNEL) is None
     async with store_of(manager).transaction() as conn:
-        record = await SqliteRepository(conn).load_game(session.game_id)
-        standings = await SqliteRepository(conn).standings(GUILD)
+        record = await SqlRepository(conn).load_game(session.game_id)
+        standings = await SqlRepository(conn).standings(GUILD)
     assert record is not None
     assert record.status is GameStatus.ABANDONED
     assert standings.season is None  # an abandoned game does not even open a season
@@ -556,5 +556,5 @@ async def test_close_does_not_wait_forever_for_a_stuck_listener(
     await session.apply(str(ANN), DrawStock())
     await asyncio.wait_for(stuck.wait(), timeout=WAIT)
     await asyncio.wait_for(manager.close(), timeout=WAIT)  # a hang fails here
-    assert session._notifier.cancelled()
+    assert session.notifier.cancelled()
     assert session.closed

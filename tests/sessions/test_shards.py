@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.cluster import StaticOwnership, shard_of
 from bot.rummy import preset
 from bot.sessions import Brains, Seat, SessionManager
 from bot.storage import GameStatus
+from bot.values.shards import StaticOwnership, shard_of
 from tests.sessions.conftest import ANN, run_out_while_down, start_game, two_humans
 from tests.waiting import eventually
 
@@ -151,13 +151,13 @@ async def test_a_shard_taken_back_reads_its_servers_settings_afresh(db_path: Pat
     first = await SessionManager.open(db_path, ownership=both)
     second = await SessionManager.open(db_path, ownership=both)
     try:
-        assert (await first.server_settings.of(ON_1)).opener_role == 0
+        assert (await first.services.server_settings.of(ON_1)).opener_role == 0
         await first.unload_shards([1])
         await second.load_shards([1])
-        await second.server_settings.change(ON_1, opener_role=77, timer=5)
+        await second.services.server_settings.change(ON_1, opener_role=77, timer=5)
         await second.unload_shards([1])
         await first.load_shards([1])
-        again = await first.server_settings.of(ON_1)
+        again = await first.services.server_settings.of(ON_1)
         assert (again.opener_role, again.timer) == (77, 5)
     finally:
         await second.close()

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import utc_now
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, DuplicateLiveGame, GameChanged, GameStatus, StorageFailure
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
 
 
 @pytest.mark.sqlite_only  # PostgreSQL's units run side by side, each on its own connection

@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator
 import psycopg
 import pytest
 
-from bot.clock import utc_now
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import DELETED_NAME, GameRecord, GameStatus, LeaseLost, PostgresStore
 from bot.storage.leases import LEASE_LOST_SQLSTATE, Leases, owner_url
 from bot.storage.models import ShardSet
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
 
 pytestmark = pytest.mark.postgres_only
 

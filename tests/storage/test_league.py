@@ -1,7 +1,7 @@
 """League figures on a scripted series of finished games whose results are known.
 
 Every expected number below is worked out by hand from the league's rules (see
-bot/league.py): human seats count, computer players and abandoned games never move a
+bot/values/league.py): human seats count, computer players and abandoned games never move a
 rating, abandoned games count for nothing, a win is a (shared) first place.
 """
 
@@ -13,11 +13,11 @@ import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.league import SeatResult
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, GameStatus
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
+from bot.values.league import SeatResult
+from bot.values.seats import NewSeat, assign_seats
 
 G, OTHER_GUILD = 10, 20
 A, B, C, D = 1, 2, 3, 4
@@ -36,7 +36,7 @@ async def finished_game(
     seats = [
         NewSeat.computer("Cpu") if u is None else NewSeat.human(u, NAMES[u]) for u, *_ in lines
     ]
-    record = await SqliteRepository(conn).create_game(
+    record = await SqlRepository(conn).create_game(
         guild_id=guild,
         channel_id=100 + day,
         host_id=lines[0][0],
@@ -48,12 +48,12 @@ async def finished_game(
     )
     end = T0 + timedelta(days=day, hours=1)
     if abandoned:
-        await SqliteRepository(conn).abandon_game(record.id, end)
+        await SqlRepository(conn).abandon_game(record.id, end)
     else:
         results = [
             SeatResult(seat, score, place, won) for seat, (_, score, place, won) in enumerate(lines)
         ]
-        await SqliteRepository(conn).finish_game(record.id, results, end)
+        await SqlRepository(conn).finish_game(record.id, results, end)
     return record.id
 
 
@@ -63,7 +63,7 @@ def ordinal(mu: float, sigma: float) -> float:
 
 async def test_a_season_of_games(db: Database) -> None:
     async with db.transaction() as conn:
-        assert (await SqliteRepository(conn).standings(G)).season is None
+        assert (await SqlRepository(conn).standings(G)).season is None
         g1 = await finished_game(conn, 1, [(A, 120, 1, 3), (B, 40, 2, 1), (C, 40, 2, 1)])
         g2 = await finished_game(conn, 2, [(A, 30, 3, 0), (B, 110, 1, 2), (None, 110, 1, 2)])
         g3 = await finished_game(conn, 3, [(B, 0, 1, 0), (D, 0, 1, 0)], abandoned=True)
@@ -88,13 +88,13 @@ async def test_a_season_of_games(db: Database) -> None:
     )
 
     async with db.transaction() as conn:
-        season = await SqliteRepository(conn).current_season(G)
+        season = await SqlRepository(conn).current_season(G)
         assert season is not None
         assert (season.number, season.started_at) == (1, T0 + timedelta(days=1, hours=1))
-        first = await SqliteRepository(conn).standings(G, page=1, page_size=3)
-        second = await SqliteRepository(conn).standings(G, page=2, page_size=3)
-        beyond = await SqliteRepository(conn).standings(G, page=9, page_size=3)
-        cards = {u: await SqliteRepository(conn).player_card(G, u) for u in expected}
+        first = await SqlRepository(conn).standings(G, page=1, page_size=3)
+        second = await SqlRepository(conn).standings(G, page=2, page_size=3)
+        beyond = await SqlRepository(conn).standings(G, page=9, page_size=3)
+        cards = {u: await SqlRepository(conn).player_card(G, u) for u in expected}
 
     assert (first.season, first.total_players, first.total_pages) == (1, 4, 2)
     assert [r.user_id for r in first.rows + second.rows] == order
@@ -116,9 +116,9 @@ async def test_a_season_of_games(db: Database) -> None:
         assert card.rank == order.index(user) + 1
 
     async with db.transaction() as conn:
-        history = await SqliteRepository(conn).recent_games(G)
-        dans = await SqliteRepository(conn).recent_games(G, user_id=D)
-        latest = await SqliteRepository(conn).recent_games(G, limit=2)
+        history = await SqlRepository(conn).recent_games(G)
+        dans = await SqlRepository(conn).recent_games(G, user_id=D)
+        latest = await SqlRepository(conn).recent_games(G, limit=2)
     assert [g.id for g in history] == [g4, g3, g2, g1]
     assert [g.id for g in dans] == [g4, g3]
     assert [g.id for g in latest] == [g4, g3]
@@ -136,15 +136,15 @@ async def test_a_season_of_games(db: Database) -> None:
 async def test_a_new_season_starts_from_nothing(db: Database) -> None:
     async with db.transaction() as conn:
         await finished_game(conn, 1, [(A, 100, 1, 1), (B, 0, 2, 0)])
-        season = await SqliteRepository(conn).start_season(G, T0 + timedelta(days=2))
+        season = await SqlRepository(conn).start_season(G, T0 + timedelta(days=2))
         assert season.number == 2
         await finished_game(conn, 3, [(B, 100, 1, 1), (C, 0, 2, 0)])
 
-        first = await SqliteRepository(conn).standings(G, season=1)
-        current = await SqliteRepository(conn).standings(G)
-        a_now = await SqliteRepository(conn).player_card(G, A)
-        a_then = await SqliteRepository(conn).player_card(G, A, season=1)
-        b_now = await SqliteRepository(conn).player_card(G, B)
+        first = await SqlRepository(conn).standings(G, season=1)
+        current = await SqlRepository(conn).standings(G)
+        a_now = await SqlRepository(conn).player_card(G, A)
+        a_then = await SqlRepository(conn).player_card(G, A, season=1)
+        b_now = await SqlRepository(conn).player_card(G, B)
     assert [r.user_id for r in first.rows] == [A, B]
     assert current.season == 2
     assert [r.user_id for r in current.rows] == [B, C]

@@ -9,7 +9,7 @@ import pytest
 
 from bot.storage import Database, GameStatus, MigrationError
 from bot.storage.migrations import Migration, bundled_migrations, schema_version
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -111,9 +111,9 @@ async def test_games_stored_before_lobbies_keep_every_row(db_path: Path) -> None
     database = await Database.open(db_path)
     try:
         async with database.transaction() as conn:
-            live = await SqliteRepository(conn).live_games()
-            finished = await SqliteRepository(conn).load_game(2)
-            log = await SqliteRepository(conn).game_actions(1)
+            live = await SqlRepository(conn).live_games()
+            finished = await SqlRepository(conn).load_game(2)
+            log = await SqlRepository(conn).game_actions(1)
             standings = await conn.execute_fetchall("SELECT * FROM standings")
             problems = await conn.execute_fetchall("PRAGMA foreign_key_check")
             await conn.execute("DELETE FROM games WHERE id = 1")

@@ -9,11 +9,11 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.clock import utc_now
-from bot.personal_settings import SORTS, THEMES, PersonalSettings, PersonalSettingsBook
-from bot.server_settings import ServerSettings, ServerSettingsBook
+from bot.services.personal_settings import SORTS, THEMES, PersonalSettings, PersonalSettingsBook
+from bot.services.server_settings import ServerSettings, ServerSettingsBook
 from bot.storage import Database, open_store
 from bot.storage.migrations import bundled_migrations
+from bot.values.clock import utc_now
 from rendering.hand import SORTS as RENDERED_SORTS
 from rendering.theme import THEMES as RENDERED_THEMES
 

@@ -11,15 +11,15 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bot import league
-from bot.league import SeatResult
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, MigrationError, PostgresStore, StorageFailure
 from bot.storage.migrations import Migration
 from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import bundled_pg_migrations, pg_schema_version
-from bot.storage.sqlite import SqliteRepository
+from bot.storage.sql_repository import SqlRepository
+from bot.values import league
+from bot.values.league import SeatResult
+from bot.values.seats import NewSeat, assign_seats
 from tests.postgres import Databases
 
 pytestmark = pytest.mark.postgres_only
@@ -71,7 +71,7 @@ async def test_driver_errors_leave_as_storage_failures(pg_url: str) -> None:
 
         async def read_a_missing_table() -> None:
             async with store.unit() as repo:
-                assert isinstance(repo, SqliteRepository)
+                assert isinstance(repo, SqlRepository)
                 await repo._conn.execute("SELECT * FROM no_such_table")
 
         with pytest.raises(StorageFailure, match="UndefinedTable") as caught:

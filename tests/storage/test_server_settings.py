@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import utc_now
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
-from bot.server_settings import ServerSettings, ServerSettingsBook
+from bot.services.server_settings import ServerSettings, ServerSettingsBook
 from bot.storage import Database, DuplicateLiveGame, GameChanged, GameRecord, GameStatus, open_store
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
 
 
 async def test_settings_default_change_survive_a_reopen_and_go_with_the_server(

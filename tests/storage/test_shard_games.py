@@ -3,11 +3,11 @@ on real snowflakes, lobbies and dealt games, finished games left out."""
 
 from __future__ import annotations
 
-from bot.clock import utc_now
-from bot.cluster import shard_of
 from bot.rummy import preset
-from bot.seats import NewSeat, assign_seats
 from bot.storage import Database, GameRecord, GameStatus
+from bot.values.clock import utc_now
+from bot.values.seats import NewSeat, assign_seats
+from bot.values.shards import shard_of
 
 SNOWFLAKES = (
     81384788765712384,  # Discord API's own server

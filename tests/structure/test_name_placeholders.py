@@ -27,16 +27,20 @@ TRUSTED: dict[tuple[str, str, str], str] = {
     ("cogs/display/seat_changes.py", "marked_names", "seat.display_name"): (
         "the names map holds raw names, escaped by name_of wherever one is shown"
     ),
-    ("cogs/present.py", "move_text", "actor"): "its callers pass the mover's name escaped",
-    ("cogs/present.py", "lobby_text", "seated"): "seat_names escapes each name of the list",
-    ("cogs/present.py", "thread_lobby_text", "', '.join(players)"): "seat_names escapes each name",
-    ("cogs/present.py", "_table_lines", "who"): (
+    ("cogs/ui/present.py", "move_text", "actor"): "its callers pass the mover's name escaped",
+    ("cogs/ui/present.py", "lobby_text", "seated"): "seat_names escapes each name of the list",
+    (
+        "cogs/ui/present.py",
+        "thread_lobby_text",
+        "', '.join(players)",
+    ): "seat_names escapes each name",
+    ("cogs/ui/present.py", "_table_lines", "who"): (
         "a mention the bot makes of a user id, else the name through name_of"
     ),
-    ("cogs/threads.py", "thread_name", "host"): "a thread's name is plain text",
-    ("cogs/replay.py", "choice_label", "players"): "an autocomplete label is plain text",
+    ("cogs/ui/threads.py", "thread_name", "host"): "a thread's name is plain text",
+    ("cogs/flows/replay.py", "choice_label", "players"): "an autocomplete label is plain text",
     (
-        "cogs/help.py",
+        "cogs/ui/help.py",
         "deal_line",
         "number(low, loc) if low == high else f'{number(low, loc)}–{number(high, loc)}'",
     ): "a count of players, no name",

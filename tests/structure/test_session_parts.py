@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import bot.sessions
-from bot.clock import utc_now
 from bot.rummy import Action, Game, preset
-from bot.seats import Deadline
 from bot.sessions.events import Committed
 from bot.sessions.timers import Timing, TurnTimer
+from bot.values.clock import utc_now
+from bot.values.seats import Deadline
 
 SESSIONS = Path(bot.sessions.__file__).parent
 

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.rummy import Game, Level, RulesError, Ruleset, make_player, preset, preset_names
-from bot.rummy.computer import HardPlayer
+from bot.rummy import Game, RulesError, Ruleset, preset, preset_names
+from bot.rummy.computer import HardPlayer, Level, make_player
 from bot.rummy.serialize import state_from_data, state_to_dict
 from bot.rummy.variants import ALIASES, VARIANTS, Scoring, StockOut, Variant, register
 from rendering import layout_table, render_round_summary, render_table

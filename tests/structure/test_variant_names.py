@@ -13,7 +13,7 @@ import ast
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
-from bot.rummy.variants import ALIASES
+from bot.rummy.variants import ALIASES, VARIANTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("bot", "cogs", "rendering")
@@ -88,3 +88,35 @@ def cut(ruleset):
         (7, "Parlett"),
         (8, " 500 "),
     ]
+
+
+def variant_mentions(source: str, names: Collection[str]) -> Iterator[tuple[int, str]]:
+    """(line, text) of each string constant in ``source`` outside its documentation that has
+    one of ``names`` inside it (``"Play with jokers (Parlett, Rummy 500)"``)."""
+    tree = ast.parse(source)
+    prose = _documentation(tree)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in prose
+            and any(name in node.value for name in names)
+        ):
+            yield node.lineno, node.value
+
+
+def test_the_commands_descriptions_name_variants_only_from_the_registry() -> None:
+    """An option's description that says which variants have it is written from the
+    registry (``cogs.ui.house_options.for_variants``), so a new variant is named there too."""
+    names = {n for v in VARIANTS.values() for n in (v.short_name, v.title, v.picture_title)}
+    assert {"Classic", "Parlett", "Rummy 500"} <= names
+    found = [
+        f"{path.relative_to(ROOT)}:{line} {text!r}"
+        for path in sorted((ROOT / "cogs").rglob("*.py"))
+        for line, text in sorted(variant_mentions(path.read_text("utf-8"), names))
+    ]
+    assert found == []
+    source = (
+        'x = describe(jokers="Play with jokers (Parlett, Rummy 500)")\n"""Parlett, in prose."""\n'
+    )
+    assert list(variant_mentions(source, names)) == [(1, "Play with jokers (Parlett, Rummy 500)")]
