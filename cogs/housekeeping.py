@@ -119,9 +119,11 @@ class Housekeeping(commands.Cog):
                 log.info("channel %s of game %s: %s", channel_id, session.game_id, describe(error))
 
     async def _channel_gone(self, channel_id: int) -> None:
-        here = self.bot.sessions.sessions.get(channel_id)
-        if here is not None:  # stopped first, as for a server (see on_guild_remove)
-            self._stop_showing(here.game_id, channel_id)
+        # Stopped first, as for a server (see on_guild_remove): the game living there and
+        # those in threads started from it, which Discord deletes with it.
+        for session in list(self.bot.sessions.sessions.values()):
+            if channel_id in (session.channel_id, session.lobby_channel_id):
+                self._stop_showing(session.game_id, channel_id)
         for game_id in await self.bot.sessions.channel_gone(channel_id):
             self._stop_showing(game_id, channel_id)
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import catalog_locale, t
-from bot.infrastructure.background import wait_at_most
+from bot.infrastructure.background import stop_tasks, wait_at_most
 from bot.rummy import Ruleset
 from bot.sessions.messages import MessageKind
 from cogs.display import changes
@@ -79,9 +79,13 @@ class Notifier(commands.Cog):
         self.bot.withdraw(Notifier)
         with contextlib.suppress(ValueError):
             self.manager.remove_listener(self.on_commit)
-        for messages in self.games.values():
-            if messages.task is not None:
-                messages.task.cancel()
+        # Every worker ends before the bot closes its connection (discord.py closes it
+        # right after unloading the extensions): an edit under way would fail then.
+        await self.worker.stop()
+        try:
+            await stop_tasks(*self.closing)
+        except Exception:
+            log.exception("a game's last lobby edit failed while the bot was closing")
         await self.keeper.close()
 
     def _channel(self, messages: GameMessages) -> discord.PartialMessageable:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 import discord
 
-from bot.infrastructure.background import wait_at_most
+from bot.infrastructure.background import stop_tasks, wait_at_most
 from cogs.display.channel import ChannelPosts
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hands
@@ -39,13 +40,30 @@ class Worker:
         self.hands = hands
         self.games = games
         """The games being shown; a game leaves once everything of it is shown."""
+        self.tasks: set[asyncio.Task[None]] = set()
+        """Every worker task and channel pass still running, of every game (an abandoned
+        game's too, which has left ``games``): what ``stop`` waits for."""
+        self.stopped = False
 
     def wake(self, messages: GameMessages) -> None:
+        if self.stopped:
+            return  # a commit told late, while the bot closes: its connection is going
         messages.wake.set()
         if messages.task is None or messages.task.done():
-            messages.task = asyncio.create_task(
-                self._work(messages), name=f"display-{messages.game_id}"
-            )
+            messages.task = self._spawn(self._work(messages), f"display-{messages.game_id}")
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.create_task(work, name=name)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def stop(self) -> None:
+        """Stop showing anything, and return once no worker runs: the bot closes its
+        connection to Discord after this, and an edit still under way would fail then."""
+        self.stopped = True
+        while running := [task for task in self.tasks if not task.done()]:
+            await stop_tasks(*running)
 
     async def _work(self, messages: GameMessages) -> None:
         try:
@@ -101,8 +119,8 @@ class Worker:
                 messages.dirty.add(LOBBY)
         channel = self.channel_of(messages)  # after the lobby: the game may have moved
         if messages.channel_task is None or messages.channel_task.done():
-            messages.channel_task = asyncio.create_task(
-                self._channel_pass(messages, channel), name=f"display-{messages.game_id}-channel"
+            messages.channel_task = self._spawn(
+                self._channel_pass(messages, channel), f"display-{messages.game_id}-channel"
             )
         if await self._hands_lane(messages, channel) and THREAD in messages.dirty:
             messages.wake.set()  # the thread is archived once the hands are shown too
