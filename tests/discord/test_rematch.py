@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import time
 
-from bot.sessions import Committed, SessionStatus
+from bot.sessions import SessionStatus
 from tests.discord.fake import ApiError, Channel, FakeDiscord, Message, RequestRecord, User
 from tests.discord.helpers import (
     Bots,
@@ -285,22 +285,26 @@ async def test_the_end_reaches_each_player_with_a_new_message(
 ) -> None:
     fake = bots.fake
     async with bots.table("ann", "bob") as table:
-        ended: list[int] = []
-
-        async def note_end(event: Committed) -> None:
-            if event.status is SessionStatus.FINISHED:
-                ended.append(fake.ids.next())  # a snowflake of the moment the game ended
-
-        table.sessions.add_listener(note_end)
         await deal(table, target=1)
+        after_end: list[Message] = []
+        session = table.session()
+
+        def note_posts(event: str, message: Message) -> None:
+            # Heard as the fake makes the message, so no listener's delay can blur which
+            # messages the bot posted (rather than edited) once the game had ended.
+            if event == "create" and session.status is SessionStatus.FINISHED:
+                after_end.append(message)
+
+        fake.add_listener(note_posts)
         await play_to_end(table)
-        assert ended
+        assert session.status is SessionStatus.FINISHED
         for user in table.players:
+            dm_channel = fake.dms(user)[0].channel.id
             await eventually(
                 lambda: any(
-                    m.id > ended[0] and "The game is over." in m.content
-                    for m in fake.dms(user)  # noqa: B023
+                    m.channel.id == dm_channel and "The game is over." in m.content  # noqa: B023
+                    for m in after_end
                 )
             )
-            news = [m for m in fake.dms(user) if m.id > ended[0]]
+            news = [m for m in after_end if m.channel.id == dm_channel]
             assert len(news) == 1, [m.content for m in news]
