@@ -286,25 +286,27 @@ async def test_the_end_reaches_each_player_with_a_new_message(
     fake = bots.fake
     async with bots.table("ann", "bob") as table:
         await deal(table, target=1)
-        after_end: list[Message] = []
-        session = table.session()
+        posted: list[Message] = []
 
         def note_posts(event: str, message: Message) -> None:
-            # Heard as the fake makes the message, so no listener's delay can blur which
-            # messages the bot posted (rather than edited) once the game had ended.
-            if event == "create" and session.status is SessionStatus.FINISHED:
-                after_end.append(message)
+            # Heard as the fake makes the message: what the bot posted, as against edited.
+            if event == "create":
+                posted.append(message)
 
         fake.add_listener(note_posts)
+        session = table.session()
         await play_to_end(table)
         assert session.status is SessionStatus.FINISHED
         for user in table.players:
             dm_channel = fake.dms(user)[0].channel.id
-            await eventually(
-                lambda: any(
-                    m.channel.id == dm_channel and "The game is over." in m.content  # noqa: B023
-                    for m in after_end
-                )
-            )
-            news = [m for m in after_end if m.channel.id == dm_channel]
-            assert len(news) == 1, [m.content for m in news]
+
+            def told(channel: int = dm_channel) -> list[Message]:
+                """The DMs posted (not edited into saying it) that tell the game is over."""
+                return [
+                    m
+                    for m in posted
+                    if m.channel.id == channel and "The game is over." in m.content
+                ]
+
+            await eventually(lambda: bool(told()))
+            assert len(told()) == 1, [m.content for m in told()]
