@@ -4,9 +4,10 @@ which notices are due, and whose turn began. Bookkeeping only; nothing here wait
 The table is shown again once a turn is over, not after each of its moves: people watching
 need one picture a turn, and every edit costs a call under Discord's global rate limit. A
 hand is shown again when its owner's turn begins (a new message: the one notification of
-the turn), after each of their moves, whatever path it took (the next moves' controls
-within the turn, tidied to one line once it is over; a move from the hand's own controls
-shows this through its interaction) and when a round ends.
+the turn), after each of their moves, whatever path it took (tidied to one line once the
+turn is over; within the turn, the next moves' controls, which a move from the hand's own
+controls shows through its interaction, and another path's move only where that is free:
+see ``Hands.show``) and when a round ends.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def note(messages: GameMessages, event: s.Committed) -> None:
         seat.player_id: seat.user_id for seat in event.seats if seat.user_id is not None
     }
     kind = event.kind
+    if kind is not s.EventKind.ACTION:
+        messages.within_turn.clear()
     if kind is s.EventKind.SEAT and seat_changed(messages, event, before_users, before_names):
         messages.dirty.add(TABLE)
     elif kind is s.EventKind.REMINDER or kind is s.EventKind.SEAT:
@@ -59,6 +62,9 @@ def _action(messages: GameMessages, event: s.Committed) -> None:
         messages.note_move(actor, (event.action, event.views.get(actor), event.timed))
         if over:
             messages.close_turn(actor)
+            messages.within_turn.discard(actor)
+        else:
+            messages.within_turn.add(actor)
         if actor in messages.users:
             # Tidied once the turn is over; within it, the next moves' controls, whatever
             # path the move took (a move from the DM shows them itself: it claims its hand).

@@ -110,13 +110,16 @@ class GameMessages:
     "back", deadline as a Unix time); or (the words, "said", 0) for a seat that changed
     hands."""
     hooks: dict[str, Hook] = field(default_factory=dict)
+    """player -> their last interaction on their hand DM and the hand message it can change:
+    its webhook edits and deletes that message, and sends the next one as a follow-up, for
+    15 minutes without counting against the global rate limit."""
+    within_turn: set[str] = field(default_factory=set)
+    """Players whose last move left their turn going on: what their hand DM still has to
+    show is the turn's next controls only (see ``Hands.show``)."""
     private_hands: dict[str, list[Hook]] = field(default_factory=dict)
     """player -> their private hand answers that have controls (Show my hand, /hand, a move
     by command with closed DMs), which lose them at the end through their interactions
     while those live (kept in memory)."""
-    """player -> their last interaction on their hand DM and the hand message it can change:
-    its webhook edits and deletes that message, and sends the next one as a follow-up, for
-    15 minutes without counting against the global rate limit."""
     released: dict[str, tuple[int, tuple[int, int] | None]] = field(default_factory=dict)
     """player -> (user id, their last hand message) of a person who left the seat: that
     message is edited once to say so (see ``seat_changes``)."""

@@ -9,7 +9,11 @@ reaches them during a round but the turn timer's reminder. People who chose to b
 when away get their turn as a quiet edit while they are at the keyboard.
 
 Edits and deletions go through the player's last interaction on that message while it
-lives (15 minutes): those calls do not count against Discord's global rate limit.
+lives (15 minutes): those calls do not count against Discord's global rate limit. A move
+typed in the channel changes the DM's controls within the turn only through such an
+interaction; without one they wait, and the first of them pressed brings its message up to
+date through its own answer, so a typed turn costs no more calls than the table, the next
+player's new message and the tidying.
 """
 
 from __future__ import annotations
@@ -187,6 +191,8 @@ class Hands:
             return
         if player in messages.collapsed and player not in messages.news and not notify:
             return  # already tidied, and nothing new to say
+        if self._controls_wait(messages, player, old, notify):
+            return
         (content, file, buttons), collapsed = await dm_hand(
             messages,
             event.views.get(player),
@@ -208,6 +214,28 @@ class Hands:
             messages.collapsed.add(player)
         else:
             messages.collapsed.discard(player)
+
+    @staticmethod
+    def _controls_wait(
+        messages: GameMessages, player: str, old: tuple[int, int], notify: bool
+    ) -> bool:
+        """Whether the hand message keeps its controls as they are for now: the player's
+        move came from elsewhere (a typed command, a private hand) and their turn goes on,
+        so only its controls changed, and no live interaction of theirs on that message can
+        change it for free. A turn costs at most the table, the turn's new message and the
+        tidying once it is over; a control pressed there meanwhile brings its message up
+        to date through the press's own answer (see ``cogs.flows.moves``)."""
+        within = player in messages.within_turn
+        messages.within_turn.discard(player)
+        return (
+            within
+            and not notify
+            and player not in messages.news
+            and player not in messages.collapsed
+            and player not in messages.ending
+            and not held_seat(messages.latest, player)
+            and messages.hook(player, old[1]) is None
+        )
 
     async def _released(self, messages: GameMessages, player: str) -> None:
         """The last hand message of a person who left the seat says so, without controls."""

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,6 +19,9 @@ from bot.__main__ import EXTENSIONS
 from bot.app import RummyBot
 from bot.rummy import Card, Phase, parse_cards
 from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
+from cogs.display.game_messages import GameMessages
+from cogs.display.notifier import Notifier
+from cogs.display.parts import THREAD
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, Response, User
 from tests.waiting import PATIENCE, eventually
@@ -115,6 +119,33 @@ def _settled(ix: Any) -> bool:
         and not any(getattr(m, "loading", False) for m in messages)
         and any(m.content for m in messages)
     )
+
+
+async def display_calm(table: Table, calm_for: float = 0.3) -> None:
+    """Until the bot is done with what happened: its listeners told of every commit, its
+    display workers with nothing left to show or being shown, and then nothing sent for
+    ``calm_for`` seconds (what answers interactions runs beside the workers)."""
+    fake = table.fake
+    for session in table.sessions.sessions.values():
+        await asyncio.wait_for(session.told(), PATIENCE)
+    notifier = table.bot.service(Notifier)
+
+    def shown(messages: GameMessages) -> bool:
+        return not (
+            messages.dirty - {THREAD}
+            or messages.announcements
+            or messages.notices
+            or messages.wake.is_set()
+            or messages.showing_hands
+            or (messages.channel_task is not None and not messages.channel_task.done())
+        )
+
+    def calm() -> bool:
+        last = max((r.at for r in fake.requests), default=0.0)
+        idle = all(shown(m) for m in notifier.games.values())
+        return idle and time.monotonic() - last > calm_for
+
+    await eventually(calm)
 
 
 def hand_of(text: str) -> list[Card]:

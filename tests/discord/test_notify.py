@@ -6,7 +6,6 @@ together), counted as the fake saw them."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import statistics
 import time
@@ -17,11 +16,9 @@ import pytest
 
 from bot.rummy import Discard, DrawStock, preset
 from bot.sessions import SessionStatus
-from cogs.display.game_messages import GameMessages
-from cogs.display.notifier import Notifier
 from tests.discord.fake import FakeDiscord, Message, User
-from tests.discord.helpers import Bots, Table, bots, cog_problems, dm_has
-from tests.waiting import PATIENCE, eventually
+from tests.discord.helpers import Bots, Table, bots, cog_problems, display_calm, dm_has
+from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -46,33 +43,6 @@ async def _open(table: Table, seed: int, target: int = 500) -> None:
 
 def _user(table: Table, player: str) -> User:
     return next(u for u in table.players if str(u.id) == player)
-
-
-async def _settled(table: Table, quiet: float = 0.3) -> None:
-    """Until the bot is done with what happened: its listeners told of every commit, its
-    display workers with nothing left to show or being shown, and then nothing sent for
-    ``quiet`` seconds (what answers interactions runs beside the workers)."""
-    fake = table.fake
-    for session in table.sessions.sessions.values():
-        await asyncio.wait_for(session.told(), PATIENCE)
-    notifier = table.bot.service(Notifier)
-
-    def shown(messages: GameMessages) -> bool:
-        return not (
-            messages.dirty - {"thread"}
-            or messages.announcements
-            or messages.notices
-            or messages.wake.is_set()
-            or messages.showing_hands
-            or (messages.channel_task is not None and not messages.channel_task.done())
-        )
-
-    def calm() -> bool:
-        last = max((r.at for r in fake.requests), default=0.0)
-        idle = all(shown(m) for m in notifier.games.values())
-        return idle and time.monotonic() - last > quiet
-
-    await eventually(calm)
 
 
 async def _button_turn(table: Table) -> tuple[str, str]:
@@ -186,7 +156,7 @@ async def test_each_turn_begins_with_exactly_one_new_dm(
     assert current is not None
     turns[current] += 1  # their turn has begun: its DM must be there
     await eventually(dm_has(table, _user(table, current), "rummy:do:"))
-    await _settled(table)
+    await display_calm(table)
     for user in table.players:
         player = str(user.id)
         dealt = 0 if player == first else 1
@@ -234,7 +204,7 @@ async def test_with_closed_dms_each_turn_begins_with_one_mention(
         current = session.view(None).current
         assert current is not None
         turns[current] += 1
-        await _settled(table)
+        await display_calm(table)
         for user in users:
             told = mentions(user)
             assert len(told) == turns[str(user.id)], user.name
@@ -253,13 +223,13 @@ async def test_notified_only_when_away(bots: Bots, cog_problems: list[logging.Lo
         await _open(table, seed=3)
         for _ in range(2):
             await _button_turn(table)
-        await _settled(table)
+        await display_calm(table)
         # From now on ann has just played when her turn begins: it comes as a quiet edit.
         quiet = _dm_count(fake, ann)
         bobs = _dm_count(fake, bob)
         for _ in range(4):
             await _button_turn(table)
-        await _settled(table)
+        await display_calm(table)
         assert _dm_count(fake, ann) == quiet
         assert _dm_count(fake, bob) == bobs + 2
         said = await table.text(ann, "rummy notify", when="every_turn")
@@ -267,7 +237,7 @@ async def test_notified_only_when_away(bots: Bots, cog_problems: list[logging.Lo
         assert await table.sessions.notified_when_away() == set()
         for _ in range(4):
             await _button_turn(table)
-        await _settled(table)
+        await display_calm(table)
         assert _dm_count(fake, ann) == quiet + 2
 
 
@@ -275,45 +245,94 @@ def _counted(fake: FakeDiscord, since: float) -> int:
     return len(fake.counted_requests(since))
 
 
+async def _typed_move(table: Table, user: User, command: str, **options: str) -> None:
+    said = await table.text(user, command, **options)
+    assert ("drew" if command == "draw" else "discarded") in said, said
+
+
+async def _typed_discard(table: Table, user: User) -> None:
+    choices = await table.fake.autocomplete(user, table.channel, "discard", focused="card", card="")
+    await _typed_move(table, user, "discard", card=choices[0]["value"])
+
+
+async def _dm_discard(table: Table, user: User, turn: int) -> None:
+    """The first card of the discard menu of the user's hand DM, once it offers it."""
+    session = table.session()
+    await eventually(dm_has(table, user, "rummy:pick:discard:", f":{turn}"))
+    dm = table.hand_dm(user)
+    assert dm is not None
+    menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
+    component = dm.component(menu)
+    assert component is not None
+    seq = session.seq
+    await (await table.fake.select(user, dm, menu, [component["options"][0]["value"]])).response()
+    await eventually(lambda: session.seq > seq)
+
+
+async def _dm_draw(table: Table, user: User) -> None:
+    session = table.session()
+    dm = table.hand_dm(user)
+    assert dm is not None
+    draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
+    seq = session.seq
+    await (await table.fake.click(user, dm, draw)).response()
+    await eventually(lambda: session.seq > seq)
+
+
 @pytest.mark.fake(rate_limits=True)
-async def test_an_ordinary_turn_costs_two_calls_by_buttons_and_three_by_commands(
+async def test_a_turn_costs_two_calls_by_buttons_and_at_most_three_typed_or_mixed(
     four: Table, cog_problems: list[logging.LogRecord]
 ) -> None:
-    """One move at a time, the bot done with each before the next (as at human pace):
-    after every player's first turn, each turn's calls under the global limit."""
+    """One move at a time, the bot done with each before the next (as at human pace),
+    each seat played its own way: by the DM's controls; typed, followed by a seat that
+    types too (a game played by commands only); typed, followed by a seat that mixes; and
+    mixed, a DM draw then a typed discard, or a typed draw then the DM's discard menu.
+    After every player's first turn, each turn's calls under the global limit."""
     table = four
     fake = table.fake
     await _open(table, seed=21)
     session = table.session()
-    by_buttons: list[int] = []
-    by_commands: list[int] = []
+    seats = [s.player for s in session.view(None).seats]
+    ways = dict(zip(seats, ("buttons", "typed", "typed", "mixed"), strict=True))
+    spent: dict[str, list[int]] = {"buttons": [], "typed": [], "mixed": []}
+    mixed = 0
     for n in range(16):
-        await _settled(table)
+        await display_calm(table)
         view = session.view(None)
         assert view.current is not None
         user = _user(table, view.current)
         await eventually(dm_has(table, user, "rummy:do:draw:", f":{view.turn}"))
-        await _settled(table)
+        await display_calm(table)
         since = time.monotonic()
-        if n % 2 == 0:
+        way = ways[view.current]
+        if way == "buttons":
             await _button_turn(table)
-            spent = by_buttons
+        elif way == "typed":
+            await _typed_move(table, user, "draw", source="stock")
+            await display_calm(table)
+            await _typed_discard(table, user)
+        elif mixed % 2 == 0:
+            mixed += 1
+            await _dm_draw(table, user)
+            await display_calm(table)
+            await _typed_discard(table, user)
         else:
-            assert "drew" in await table.text(user, "draw", source="stock")
-            await _settled(table)
-            choices = await fake.autocomplete(
-                user, table.channel, "discard", focused="card", card=""
-            )
-            assert "discarded" in await table.text(user, "discard", card=choices[0]["value"])
-            spent = by_commands
+            mixed += 1
+            await _typed_move(table, user, "draw", source="stock")
+            # This player's DM controls are in use: the typed draw brings their menus.
+            await _dm_discard(table, user, view.turn)
         nxt = session.view(None)
         assert nxt.current is not None
         await eventually(dm_has(table, _user(table, nxt.current), "rummy:do:", f":{nxt.turn}"))
-        await _settled(table)
+        await display_calm(table)
         if n >= 4 and not nxt.rounds:
-            spent.append(_counted(fake, since))
-    assert statistics.median(by_buttons) <= 2, by_buttons
-    assert statistics.median(by_commands) <= 3, by_commands
+            spent[way].append(_counted(fake, since))
+    assert mixed >= 2, mixed
+    assert statistics.median(spent["buttons"]) <= 2, spent
+    assert spent["typed"], spent
+    assert max(spent["typed"]) <= 3, spent
+    assert spent["mixed"], spent
+    assert max(spent["mixed"]) <= 3, spent
 
 
 async def test_after_a_deal_the_table_is_the_newest_message(
@@ -330,5 +349,5 @@ async def test_after_a_deal_the_table_is_the_newest_message(
         assert session.status is SessionStatus.ACTIVE, session.status
         await eventually(lambda: table.table_message() is not first)
         await eventually(lambda: first.deleted)
-        await _settled(table)
+        await display_calm(table)
         assert table.fake.messages(table.channel)[-1] is table.table_message()
