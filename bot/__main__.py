@@ -59,6 +59,7 @@ from bot.sessions import Brains, SessionManager
 from bot.storage import StorageError, StorageFailure
 from bot.storage.inspection import pg_versions, sqlite_verdict
 from bot.storage.leases import Leases, ShardCountMismatch, owner_url
+from bot.values.clock import set_offset
 from bot.values.shards import Ownership, StaticOwnership
 
 log = logging.getLogger("bot")
@@ -142,8 +143,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def point_at_test_server(settings: Settings) -> None:
-    """Honour the test-only URLs; when unset, leave discord.py as it is (a harness may have
-    patched it already)."""
+    """Honour the test-only URLs and clock offset; when unset, leave discord.py and the
+    clock as they are (a harness may have patched them already)."""
+    if settings.clock_offset:
+        set_offset(timedelta(seconds=settings.clock_offset))
     if settings.api_base_url is not None:
         discord.http.Route.BASE = settings.api_base_url
     if settings.gateway_url is not None:

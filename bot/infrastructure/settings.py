@@ -43,6 +43,7 @@ DEFAULT_LOBBY_IDLE_MINUTES = 30
 MAX_LOBBY_IDLE_MINUTES = 10080
 DEFAULT_LEASE_SECONDS = 15
 MAX_LEASE_SECONDS = 600
+MAX_CLOCK_OFFSET_SECONDS = 86400
 
 
 def default_hard_workers() -> int:
@@ -67,6 +68,7 @@ KNOWN_SETTINGS: dict[str, str] = {
     "LEASE_SECONDS": "PostgreSQL only: how long a process's shard leases live (15)",
     "DISCORD_API_BASE_URL": "tests only: a fake Discord's REST root",
     "DISCORD_GATEWAY_URL": "tests only: a fake Discord's gateway",
+    "CLOCK_OFFSET_SECONDS": "tests only: seconds this process's clock is set off by",
 }
 """Every setting the bot reads, with a few words for ``--help``; a ``.env`` key not among
 them is named in a warning (with the closest known one), never silently ignored."""
@@ -232,6 +234,9 @@ class Settings:
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
     """For tests only: the gateway websocket (``DISCORD_GATEWAY_URL``)."""
+    clock_offset: int = 0
+    """For tests only: seconds this process's clock reads ahead (below 0: behind) of the
+    machine's (``CLOCK_OFFSET_SECONDS``, at most a day): a machine whose clock is wrong."""
     source: str = "the environment"
     """Where the settings were read: the environment, and which ``.env`` file (for the log
     and ``--check``)."""
@@ -294,6 +299,14 @@ class Settings:
             ),
             gateway_url=_url(
                 "DISCORD_GATEWAY_URL", values.get("DISCORD_GATEWAY_URL", ""), ("ws", "wss")
+            ),
+            clock_offset=_bounded(
+                "CLOCK_OFFSET_SECONDS",
+                values.get("CLOCK_OFFSET_SECONDS", ""),
+                0,
+                -MAX_CLOCK_OFFSET_SECONDS,
+                MAX_CLOCK_OFFSET_SECONDS,
+                "seconds",
             ),
             source=sources.where(),
             warnings=unknown_keys(sources.file_keys),

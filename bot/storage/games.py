@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.rummy.views import RoundResult
@@ -14,6 +14,7 @@ from bot.storage.errors import DuplicateLiveGame
 from bot.storage.league import LeagueRows
 from bot.storage.models import GameRecord, GameStatus, from_db_time, to_db_time
 from bot.storage.rows import dump_json, required_time
+from bot.values.clock import utc_now
 from bot.values.league import SeatResult
 from bot.values.seats import Deadline, Seat, SeatKind
 
@@ -132,22 +133,20 @@ class GameRows(LeagueRows):
             raise
 
     async def set_deadline(self, game_id: int, deadline: Deadline | None) -> None:
-        """Store the running turn's deadline, or (None) that no timer runs."""
+        """Store the running turn's deadline, or (None) that no timer runs: as the time it
+        has left by this process's clock, and when that was by the database's (see
+        ``_deadlines``)."""
         if deadline is None:
             await self._conn.execute("DELETE FROM turn_deadlines WHERE game_id = ?", (game_id,))
             return
+        left = (deadline.at - utc_now()).total_seconds()
         await self._conn.execute(
-            "INSERT INTO turn_deadlines (game_id, turn, player, deadline, reminded)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn,"
-            " player = excluded.player, deadline = excluded.deadline,"
+            "INSERT INTO turn_deadlines (game_id, turn, player, seconds_left, stored_at, reminded)"
+            f" VALUES (?, ?, ?, ?, {self._dialect.clock}, ?) ON CONFLICT (game_id) DO UPDATE"
+            " SET turn = excluded.turn, player = excluded.player,"
+            " seconds_left = excluded.seconds_left, stored_at = excluded.stored_at,"
             " reminded = excluded.reminded",
-            (
-                game_id,
-                deadline.turn,
-                deadline.player,
-                to_db_time(deadline.at),
-                int(deadline.reminded),
-            ),
+            (game_id, deadline.turn, deadline.player, left, int(deadline.reminded)),
         )
 
     async def set_stand_in(
@@ -350,17 +349,25 @@ class GameRows(LeagueRows):
         return by_game
 
     async def _deadlines(self, game_ids: Iterable[int]) -> dict[int, Deadline]:
+        """The stored deadlines, each as a moment of this process's clock: the time it had
+        left, less what has passed since by the database's clock (never more than it had,
+        should that clock have been set back), from now."""
         ids = list(game_ids)
         if not ids:
             return {}
         rows = await self._conn.execute_fetchall(
-            "SELECT game_id, turn, player, deadline, reminded FROM turn_deadlines"
-            f" WHERE game_id IN ({self._dialect.ids})",
+            "SELECT game_id, turn, player, seconds_left, reminded,"
+            f" seconds_left - ({self._dialect.clock} - stored_at) AS left_now"
+            f" FROM turn_deadlines WHERE game_id IN ({self._dialect.ids})",
             (dump_json(ids),),
         )
+        now = utc_now()
         return {
             int(row["game_id"]): Deadline(
-                row["turn"], row["player"], required_time(row["deadline"]), bool(row["reminded"])
+                row["turn"],
+                row["player"],
+                now + timedelta(seconds=min(float(row["left_now"]), float(row["seconds_left"]))),
+                bool(row["reminded"]),
             )
             for row in rows
         }

@@ -33,6 +33,7 @@ POSTGRES = Dialect(
     live_game_clash=_pg_clash,
     # One lock per server, in a key space of the league's own (a hash of its name and id).
     league_lock="SELECT pg_advisory_xact_lock(hashtextextended('rummy.league', ?))",
+    clock="CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)",
 )
 
 

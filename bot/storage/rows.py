@@ -73,6 +73,9 @@ class Dialect:
     """A statement (one parameter: the server) that serializes the server's league writes
     until the transaction ends; None where every write transaction is serialized anyway
     (SQLite's ``BEGIN IMMEDIATE``)."""
+    clock: str
+    """The database's own clock as Unix seconds (an expression): one clock for every process
+    of the bot, whatever their machines' clocks say."""
 
 
 SQLITE = Dialect(
@@ -80,6 +83,7 @@ SQLITE = Dialect(
     ids="SELECT value FROM json_each(?)",
     live_game_clash=_sqlite_clash,
     league_lock=None,
+    clock="((julianday('now') - 2440587.5) * 86400.0)",
 )
 
 

@@ -70,6 +70,7 @@ def test_unset_means_unchanged() -> None:
     assert settings.discord_log_level is None
     assert settings.api_base_url is None
     assert settings.gateway_url is None
+    assert settings.clock_offset == 0
 
 
 def test_the_test_urls_are_read() -> None:
@@ -79,9 +80,11 @@ def test_the_test_urls_are_read() -> None:
             "DISCORD_API_BASE_URL": "http://127.0.0.1:8080/api/v10/",
             "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/",
             "DISCORD_LOG_LEVEL": "debug",
+            "CLOCK_OFFSET_SECONDS": "-600",
         },
         env_files=(),
     )
+    assert settings.clock_offset == -600
     assert settings.api_base_url == "http://127.0.0.1:8080/api/v10"
     assert settings.gateway_url == "ws://127.0.0.1:8080/"
     assert settings.discord_log_level == "DEBUG"
@@ -94,6 +97,8 @@ def test_the_test_urls_are_read() -> None:
         ("DISCORD_API_BASE_URL", "ws://127.0.0.1:8080"),
         ("DISCORD_GATEWAY_URL", "http://127.0.0.1:8080"),
         ("DISCORD_LOG_LEVEL", "chatty"),
+        ("CLOCK_OFFSET_SECONDS", "ten minutes"),
+        ("CLOCK_OFFSET_SECONDS", "86401"),
     ],
 )
 def test_bad_values_are_named(name: str, value: str) -> None:

@@ -1,10 +1,14 @@
 """Turn timers: a reminder at half time, a safe move when the time is up, the seat handed to
 a computer player after three missed turns in a row and taken back with join; deadlines are
-stored, so one that passed while the bot was down fires at start-up."""
+stored, so one that passed while the bot was down fires at start-up, and as the time left,
+so a process whose clock is off keeps the turn's time."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.rummy import preset
 from bot.rummy.computer import safe_action
@@ -18,6 +22,7 @@ from bot.sessions import (
     SessionManager,
     SessionStatus,
 )
+from bot.values.clock import set_offset, utc_now
 from tests.sessions.conftest import ANN, BOB, CHANNEL, GUILD, run_out_while_down
 from tests.waiting import eventually
 
@@ -138,3 +143,33 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start_up(
         assert loaded.deadline > deadline
     finally:
         await again.close()
+
+
+@pytest.mark.parametrize("offset", [600, -600])
+async def test_a_process_whose_clock_is_off_gives_a_loaded_turn_the_time_it_had_left(
+    db_path: Path | str, offset: int
+) -> None:
+    """The game is taken up by a process whose clock is ten minutes ahead (or behind) of
+    the one that stored its deadline: the turn is neither played at once nor given ten
+    minutes more, it keeps what it had left."""
+    manager = await SessionManager.open(db_path, brains=Brains(delay=0))
+    try:
+        session = await _open(manager, computer=False)  # a real minute: it runs on
+        seq = session.seq
+        assert session.deadline is not None
+        left = session.deadline - utc_now()
+    finally:
+        await manager.close()
+    before = set_offset(timedelta(seconds=offset))
+    again = await SessionManager.open(db_path)
+    try:
+        assert await again.load_active() == 1
+        loaded = again.get(CHANNEL)
+        assert loaded is not None
+        assert loaded.deadline is not None
+        kept = loaded.deadline - utc_now()
+        assert left - timedelta(seconds=30) < kept <= left
+        assert loaded.seq == seq
+    finally:
+        await again.close()
+        set_offset(before)

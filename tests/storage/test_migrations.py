@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import aiosqlite
@@ -9,7 +10,9 @@ import pytest
 
 from bot.storage import Database, GameStatus, MigrationError
 from bot.storage.migrations import Migration, bundled_migrations, schema_version
+from bot.storage.models import to_db_time
 from bot.storage.sql_repository import SqlRepository
+from bot.values.clock import utc_now
 
 pytestmark = pytest.mark.sqlite_only
 
@@ -129,3 +132,39 @@ async def test_games_stored_before_lobbies_keep_every_row(db_path: Path) -> None
     assert [tuple(r) for r in standings] == [(2, 0, 1, 50, 1)]
     assert list(problems) == []
     assert next(iter(cascaded))[0] == 0  # the references still point at the rebuilt table
+
+
+async def test_a_running_deadline_keeps_its_time_left_through_the_upgrade(db_path: Path) -> None:
+    """Stored as a moment before version 12, read as the time it had left after it."""
+    old = await Database.open(db_path, upto=11)
+    async with old.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO games (id, guild_id, channel_id, host_id, ruleset, seed, status,"
+            " created_at, action_count, snapshot, turn_timer)"
+            " VALUES (1, 5, 11, 7, '{\"name\": \"classic\"}', 3, 'active',"
+            " '2025-01-01T00:00:00+00:00', 0, '{}', 1)"
+        )
+        await conn.execute(
+            "INSERT INTO seats (game_id, seat, player_id, kind, user_id,"
+            " display_name) VALUES (1, 0, '7', 'human', 7, 'Ann')"
+        )
+        await conn.execute(
+            "INSERT INTO turn_deadlines (game_id, turn, player, deadline, reminded)"
+            " VALUES (1, 0, '7', ?, 1)",
+            (to_db_time(utc_now() + timedelta(seconds=45)),),
+        )
+    await old.close()
+    database = await Database.open(db_path)
+    try:
+        async with database.transaction() as conn:
+            (record,) = await SqlRepository(conn).live_games()
+    finally:
+        await database.close()
+    assert record.deadline is not None
+    assert (record.deadline.turn, record.deadline.player, record.deadline.reminded) == (
+        0,
+        "7",
+        True,
+    )
+    left = record.deadline.at - utc_now()
+    assert timedelta(seconds=15) < left <= timedelta(seconds=45)

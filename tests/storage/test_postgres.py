@@ -18,6 +18,7 @@ from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import bundled_pg_migrations, pg_schema_version
 from bot.storage.sql_repository import SqlRepository
 from bot.values import league
+from bot.values.clock import utc_now
 from bot.values.league import SeatResult
 from bot.values.seats import NewSeat, assign_seats
 from tests.postgres import Databases
@@ -243,3 +244,45 @@ async def test_both_back_ends_have_the_same_tables_and_columns(pg_url: str, tmp_
         for table, column in await cursor.fetchall():
             on_postgres.setdefault(table, set()).add(column)
     assert {table: on_postgres.get(table) for table in on_sqlite} == on_sqlite
+
+
+async def test_a_running_deadline_keeps_its_time_left_through_the_upgrade(
+    pg_databases: Databases,
+) -> None:
+    """Stored as a moment before migration 7, read as the time it had left after it, the
+    database's shard fence (a lease held by another process) notwithstanding."""
+    url = pg_databases.create()
+    try:
+        old = await PostgresStore.open(url, migrations=bundled_pg_migrations()[:6])
+        await old.close()
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute(
+                "INSERT INTO games (id, guild_id, channel_id, host_id, ruleset, seed, status,"
+                " created_at, action_count, snapshot, turn_timer) OVERRIDING SYSTEM VALUE"
+                " VALUES (1, 5, 11, 7, '{\"name\": \"classic\"}', 3, 'active', now(), 0, '{}', 1)"
+            )
+            await conn.execute(
+                "INSERT INTO turn_deadlines (game_id, turn, player, deadline, reminded)"
+                " VALUES (1, 0, '7', now() + interval '45 seconds', 0)"
+            )
+            await conn.execute(
+                "INSERT INTO shard_leases VALUES (0, 1, 'elsewhere:1:x', 1,"
+                " now() + interval '1 hour')"
+            )
+        store = await PostgresStore.open(url)
+        try:
+            async with store.unit() as repo:
+                (record,) = await repo.live_games()
+        finally:
+            await store.close()
+        async with await psycopg.AsyncConnection.connect(url) as conn:
+            cursor = await conn.execute(
+                "SELECT tgenabled FROM pg_trigger WHERE tgname = 'turn_deadlines_fenced'"
+            )
+            assert await cursor.fetchall() == [("O",)]  # the fence is back on
+        assert record.deadline is not None
+        assert (record.deadline.turn, record.deadline.player) == (0, "7")
+        left = record.deadline.at - utc_now()
+        assert timedelta(seconds=15) < left <= timedelta(seconds=45)
+    finally:
+        pg_databases.drop(url)
