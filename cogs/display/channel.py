@@ -24,7 +24,7 @@ from cogs.display import recent
 from cogs.display.game_messages import GameMessages
 from cogs.display.keeping import MessageKeeper
 from cogs.display.pacing import Pacer
-from cogs.display.parts import LOBBY, THREAD
+from cogs.display.parts import LOBBY, TABLE, THREAD
 from cogs.display.pings import NO_MENTIONS
 from cogs.display.seat_changes import played_by_computer
 from cogs.ui import components, present, threads
@@ -33,6 +33,11 @@ from rendering import render_round_summary, render_score_chart, render_table
 
 ARCHIVED = 50083
 """Discord's code for a change refused because the thread is archived."""
+
+
+class ThreadLocked(Exception):
+    """The game's thread is archived and the bot may not reopen it: what was refused is
+    shown in the lobby's channel instead, at the next pass (see ``ChannelPosts.reopen``)."""
 
 
 def follow_thread(messages: GameMessages, event: s.Committed) -> None:
@@ -86,6 +91,25 @@ class ChannelPosts:
             self.keeper.keep(messages, MessageKind.LOBBY, sent.id)
 
     async def show_table(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
+        await self._show_table(messages, channel)
+        if not messages.thread_locked:
+            await self._drop_stray_tables(messages)
+
+    async def _drop_stray_tables(self, messages: GameMessages) -> None:
+        """The copies of the table shown in the lobby's channel while the thread was locked
+        go, once the table is shown in the thread again."""
+        where = messages.lobby_channel_id
+        while messages.stray_tables and where is not None:
+            stray = messages.stray_tables[0]
+            channel = self.client.get_partial_messageable(where, guild_id=messages.guild_id)
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await self.pace()
+                await channel.get_partial_message(stray).delete()
+            messages.stray_tables.pop(0)
+
+    async def _show_table(
+        self, messages: GameMessages, channel: discord.PartialMessageable
+    ) -> None:
         event = messages.latest
         view = event.views.get(None) if event is not None else None
         if view is None or event is None:
@@ -102,6 +126,9 @@ class ChannelPosts:
         )
         if event.kind is s.EventKind.CANCELLED:
             text = present.fit([t("table.cancelled", messages.locale), text])
+        if messages.thread_locked and messages.thread_id is not None:
+            note = t("thread.locked_here", messages.locale, thread=f"<#{messages.thread_id}>")
+            text = present.fit([note, text])
         deadline = event.deadline
         if deadline is not None and event.status is s.SessionStatus.ACTIVE:
             when = f"<t:{int(deadline.timestamp())}:R>"
@@ -163,8 +190,7 @@ class ChannelPosts:
     ) -> None:
         """Edit a message of the game's channel. In an archived thread (a moderator, or
         Discord's quiet timer) nothing can be edited: the bot reopens the thread, as its
-        creator may unless it is locked, and edits again. A locked one refuses (the edit is
-        shown once it is reopened: ``Notifier.on_thread_update``)."""
+        creator may unless it is locked, and edits again (see ``reopen`` for a locked one)."""
         await self.pace()
         try:
             await message.edit(**fields)
@@ -174,10 +200,41 @@ class ChannelPosts:
                 raise
         for file in fields.get("attachments", ()):
             file.reset()
-        await self.pace()
-        await threads.reopen(self.client, messages.thread_id)
+        await self.reopen(messages)
         await self.pace()
         await message.edit(**fields)
+
+    async def reopen(self, messages: GameMessages) -> None:
+        """Reopen the game's archived thread, which Discord refused a post or an edit in.
+        When the bot may not (a moderator locked it, and the bot lacks Manage Threads), the
+        game is shown in the lobby's channel until the thread is reopened: its table is
+        posted there anew with a note, and its summaries and mentions go there too
+        (:class:`ThreadLocked` tells the worker to try again there)."""
+        thread = messages.thread_id
+        assert thread is not None
+        await self.pace()
+        try:
+            await threads.reopen(self.client, thread)
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:
+                raise
+            if not messages.thread_locked:
+                messages.thread_locked = True
+                messages.thread_table = messages.table_message
+                self.keeper.keep(messages, MessageKind.TABLE, None)
+                messages.dirty.add(TABLE)
+            raise ThreadLocked(thread) from error
+
+    def thread_reopened(self, messages: GameMessages) -> None:
+        """The thread is open again: the game is shown there again, on its table message of
+        before (the copy in the lobby's channel goes at the next table pass)."""
+        if not messages.thread_locked:
+            return
+        messages.thread_locked = False
+        if messages.table_message is not None:
+            messages.stray_tables.append(messages.table_message)
+        self.keeper.keep(messages, MessageKind.TABLE, messages.thread_table)
+        messages.thread_table = None
 
     async def drop_ping(self, messages: GameMessages, channel: discord.PartialMessageable) -> None:
         """The game is over or cancelled: the last turn notice (its mention and its Show my
@@ -203,9 +260,10 @@ class ChannelPosts:
             messages.closed_notices.pop(0)
 
     async def archive(self, messages: GameMessages) -> None:
-        """Archive the game's thread (it is over and everything of it is shown)."""
+        """Archive the game's thread (it is over and everything of it is shown); a locked
+        one is archived already."""
         thread = messages.thread_id
-        if thread is None:
+        if thread is None or messages.thread_locked:
             return
         await self.pace()
         await threads.archive(self.client, thread)

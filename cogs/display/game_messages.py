@@ -78,6 +78,16 @@ class GameMessages:
     """The channel of the lobby message when the game lives in a thread started from it."""
     lobby_message: int | None = None
     table_message: int | None = None
+    thread_locked: bool = False
+    """The game's thread is archived and the bot may not reopen it (a moderator locked it,
+    and the bot lacks Manage Threads): its table, summaries and mentions go to the lobby's
+    channel, with a note, until the thread is reopened."""
+    thread_table: int | None = None
+    """While ``thread_locked``: the table message in the thread, edited again once the
+    thread is reopened (the copy in the lobby's channel then goes)."""
+    stray_tables: list[int] = field(default_factory=list)
+    """Table messages the game showed in the lobby's channel while its thread was locked,
+    to be deleted once the table is shown in the thread again."""
     ping_message: int | None = None
     closed_notices: list[int] = field(default_factory=list)
     """The "I can't send you direct messages" notices, whose Show my hand button goes at
@@ -150,6 +160,14 @@ class GameMessages:
     def thread_id(self) -> int | None:
         """The game's own thread, if it plays in one."""
         return self.channel_id if self.lobby_channel_id is not None else None
+
+    @property
+    def shown_in(self) -> int:
+        """Where the game's posts go: its channel or thread, or the lobby's channel while
+        its thread is locked."""
+        if self.thread_locked and self.lobby_channel_id is not None:
+            return self.lobby_channel_id
+        return self.channel_id
 
     def note_move(self, player: str, move: tuple[Action, GameView | None, bool]) -> None:
         last = self.notes[-1] if self.notes else None

@@ -89,7 +89,7 @@ class Notifier(commands.Cog):
         await self.keeper.close()
 
     def _channel(self, messages: GameMessages) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(messages.channel_id, guild_id=messages.guild_id)
+        return self.bot.get_partial_messageable(messages.shown_in, guild_id=messages.guild_id)
 
     # --- state the flows share ------------------------------------------------------------
 
@@ -241,11 +241,13 @@ class Notifier(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A game's thread was reopened (a moderator, or a message): the table shows the
-        game as it is now, whatever it could not show while the thread was archived."""
+        game as it is now, whatever it could not show while the thread was archived, back
+        in the thread when it was shown in the lobby's channel meanwhile."""
         if payload.data.get("thread_metadata", {}).get("archived", True):
             return
         for messages in self.games.values():
             if messages.thread_id == payload.thread_id and not messages.done:
+                self.worker.posts.thread_reopened(messages)
                 messages.dirty.add(TABLE)
                 messages.retry_at.pop(TABLE, None)
                 self.worker.wake(messages)

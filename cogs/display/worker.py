@@ -8,6 +8,7 @@ game. A Discord error is logged and the next pass tries again; it never reaches 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -16,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.infrastructure.background import stop_tasks, wait_at_most
-from cogs.display.channel import ChannelPosts
+from cogs.display.channel import ARCHIVED, ChannelPosts, ThreadLocked
 from cogs.display.game_messages import GameMessages
 from cogs.display.hands import Hands
 from cogs.display.parts import LOBBY, NOTICE, SUMMARY, TABLE, THREAD, Part
@@ -242,7 +243,15 @@ class Worker:
     async def _try(self, messages: GameMessages, what: str, work: Awaitable[None]) -> bool:
         try:
             await work
+        except ThreadLocked:
+            log.info("game %s: its thread is locked; it is shown in the channel", messages.game_id)
+            return False  # shown in the lobby's channel at the next pass
         except discord.HTTPException as error:
+            if error.code == ARCHIVED and messages.thread_id is not None and what != "thread":
+                # A post in the archived thread: reopened, or the game shown in the channel.
+                with contextlib.suppress(ThreadLocked, discord.HTTPException):
+                    await self.posts.reopen(messages)
+                return False
             again = error.status == 429 or error.status >= 500
             log.warning(
                 "game %s: Discord refused the %s update%s: %s",

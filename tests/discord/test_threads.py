@@ -221,30 +221,69 @@ def _dm_with(table: Table, user: object, custom_id: str) -> bool:
     return dm is not None and custom_id in dm.custom_ids()
 
 
-@pytest.mark.parametrize("locked", [False, True])
 async def test_the_table_follows_its_thread_through_archive_and_unarchive(
-    bots: Bots, cog_problems: list[logging.LogRecord], locked: bool
+    bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
     """A moderator (or Discord's quiet timer) archives the game's thread: the bot reopens it
-    to edit the table when it may; a locked one is shown again once it is reopened."""
+    to edit the table, as the thread's creator may."""
     async with bots.table("ann", "bob") as table:
         await deal(table)
         thread = table.here
         session = table.session()
         shown = table.table_message()
         assert shown is not None
-        thread.locked = locked
         table.guild.set_thread_archived(thread, True)
         await _dm_turn(table)
         turn = session.view(None).turn
-        if locked:
-            await eventually(lambda: bool(cog_problems))
-            assert thread.archived
-            cog_problems.clear()
-            thread.locked = False
-            table.guild.set_thread_archived(thread, False)
-        await eventually(lambda: f"turn {turn}" in (table.table_message() or shown).content)
+        await eventually(lambda: f"turn {turn}" in shown.content)
+        assert table.table_message() is shown
         assert not thread.archived
+
+
+def _tables_in(table: Table, channel: Channel) -> list[Message]:
+    return [
+        m
+        for m in table.fake.messages(channel)
+        if any(a.filename == "table.png" for a in m.attachments)
+    ]
+
+
+async def test_a_locked_thread_shows_the_table_in_the_channel_until_it_is_reopened(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    """A moderator locks and archives the game's thread, which the bot (without Manage
+    Threads) may not reopen: the table is posted in the lobby's channel with a note saying
+    why, and follows the game there; once the thread is reopened, the table in the thread
+    shows the game again and the channel's copy goes."""
+    async with bots.table("ann", "bob") as table:
+        await deal(table)
+        thread = table.here
+        session = table.session()
+        shown = table.table_message()
+        assert shown is not None
+        thread.locked = True
+        table.guild.set_thread_archived(thread, True)
+        await _dm_turn(table)
+        turn = session.view(None).turn
+        await eventually(lambda: bool(_tables_in(table, table.channel)))
+        (copy,) = _tables_in(table, table.channel)
+        await eventually(lambda: f"turn {turn}" in copy.content)
+        assert "is locked" in copy.content
+        assert f"<#{thread.id}>" in copy.content
+        assert thread.archived
+        assert f"turn {turn}" not in shown.content
+        await _dm_turn(table)
+        turn = session.view(None).turn
+        await eventually(lambda: f"turn {turn}" in copy.content)
+        assert _tables_in(table, table.channel) == [copy]
+        thread.locked = False
+        table.guild.set_thread_archived(thread, False)
+        await eventually(lambda: f"turn {turn}" in shown.content)
+        await eventually(lambda: copy.deleted)
+        assert "is locked" not in shown.content
+        assert _tables_in(table, thread) == [shown]
+    assert all(r.levelname == "WARNING" for r in cog_problems), cog_problems
+    cog_problems.clear()
 
 
 async def test_a_lobby_whose_thread_was_deleted_says_so_and_keeps_no_buttons(
