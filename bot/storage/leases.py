@@ -20,6 +20,7 @@ from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from bot.storage.errors import StorageError, StorageFailure
+from bot.storage.pg_connection import POOL_WAIT
 
 LEASE_LOST_SQLSTATE = "RLEAS"
 """The SQLSTATE of the fencing triggers' refusal (:class:`~bot.storage.errors.LeaseLost`)."""
@@ -86,6 +87,8 @@ class Leases:
             max_size=2,
             kwargs={"autocommit": True},
             check=AsyncConnectionPool.check_connection,
+            # Back within seconds of the server: see POOL_WAIT.
+            reconnect_timeout=POOL_WAIT,
             open=False,
             name="leases",
         )

@@ -27,6 +27,14 @@ def _pg_clash(error: Exception) -> bool:
     )
 
 
+POOL_WAIT = 5.0
+"""Seconds a unit of work waits for a connection before it fails (and the move is refused):
+while the server is down, a move is told so within this time, not after the pool's 30 s.
+Also how long a pool (the store's, the shard leases') keeps trying to reconnect one slot
+before it gives the slot up; the next unit (or lease round) then opens a connection at once,
+so play resumes as soon as the server is back (rather than after a reconnection backoff
+that had doubled to half a minute meanwhile)."""
+
 POSTGRES = Dialect(
     name="postgresql",
     ids="SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(? AS JSON))",

@@ -26,18 +26,11 @@ from psycopg_pool import AsyncConnectionPool
 from bot.storage.errors import LeaseLost, StorageError, StorageFailure
 from bot.storage.leases import LEASE_LOST_SQLSTATE
 from bot.storage.migrations import Migration
-from bot.storage.pg_connection import PgConnection
+from bot.storage.pg_connection import POOL_WAIT, PgConnection
 from bot.storage.pg_migrate import pg_migrate
 from bot.storage.sql_repository import SqlRepository
 
 URL_SCHEMES = ("postgresql://", "postgres://")
-
-POOL_WAIT = 5.0
-"""Seconds a unit of work waits for a connection before it fails (and the move is refused):
-while the server is down, a move is told so within this time, not after the pool's 30 s.
-Also how long the pool keeps trying to reconnect one slot before it gives the slot up; the
-next unit then opens a connection at once, so play resumes as soon as the server is back
-(rather than after a reconnection backoff that had doubled to half a minute meanwhile)."""
 
 
 def is_postgres_url(target: object) -> bool:

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from bot.storage import PostgresStore, StorageFailure
+from bot.storage.leases import Leases
 from bot.storage.postgres import POOL_WAIT
 from tests.waiting import PATIENCE
 
@@ -108,3 +109,27 @@ async def test_a_unit_fails_soon_while_the_server_is_away_and_works_once_it_is_b
             assert await asyncio.wait_for(games(store), PATIENCE) == 0  # the very next one
         finally:
             await store.close()
+
+
+ROUND = 5.0
+"""The time limit of one round of the shard leases at the default lease (15 s / 3)."""
+
+
+async def test_the_shard_leases_are_read_at_the_first_round_once_the_server_is_back(
+    pg_url: str,
+) -> None:
+    """Away longer than a pool keeps reconnecting one slot: once the server is back, the
+    lease table's next round gets a connection within its own time limit (no reconnection
+    backoff grown meanwhile to wait for), so the process holds its shards again at once."""
+    async with relayed(pg_url) as (relay, url):
+        leases = await Leases.open(url)
+        try:
+            assert await leases.holders() == []
+            await relay.down()
+            with pytest.raises((StorageFailure, TimeoutError)):
+                await asyncio.wait_for(leases.holders(), 1.0)  # the pool starts reconnecting
+            await asyncio.sleep(POOL_WAIT + 3)
+            relay.up = True
+            assert await asyncio.wait_for(leases.holders(), ROUND) == []
+        finally:
+            await leases.close()
