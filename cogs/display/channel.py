@@ -52,6 +52,19 @@ def follow_thread(messages: GameMessages, event: s.Committed) -> None:
         s.SessionStatus.ACTIVE,
     ):
         messages.dirty.update({LOBBY, THREAD})
+    _follow_host(messages, event)
+
+
+def _follow_host(messages: GameMessages, event: s.Committed) -> None:
+    """The thread is named for its host: a new host, or a host who asked to be forgotten,
+    gives it a new name (with the lobby message's next edit, or with its archiving)."""
+    host = next((x.display_name for x in event.seats if x.user_id == event.host_id), None)
+    if host is None or messages.thread_id is None:
+        return
+    if messages.host_name is not None and host != messages.host_name:
+        messages.thread_name = threads.thread_name(event.ruleset, host, messages.locale)
+        messages.dirty.add(LOBBY)
+    messages.host_name = host
 
 
 class ChannelPosts:
@@ -75,6 +88,8 @@ class ChannelPosts:
         where = messages.lobby_channel_id or messages.channel_id
         channel = self.client.get_partial_messageable(where, guild_id=messages.guild_id)
         text, view = components.lobby_message(event, messages.locale, messages.thread_id)
+        if event.status in (s.SessionStatus.LOBBY, s.SessionStatus.ACTIVE):
+            await self._rename_thread(messages)  # (a game over: with its archiving)
         if messages.lobby_message is not None:
             message = channel.get_partial_message(messages.lobby_message)
             try:
@@ -116,7 +131,14 @@ class ChannelPosts:
             return
         # A seat a computer plays shows its marked name, as the order of play does.
         computers = {x.player_id for x in event.seats if played_by_computer(x)}
-        mentions = {p: f"<@{uid}>" for p, uid in messages.users.items() if p not in computers}
+        live = event.status is s.SessionStatus.ACTIVE
+        # Whose turn it is, by mention, only while it is anyone's: a game over or cancelled
+        # (by an erasure, say) names its seats as the order does.
+        mentions = (
+            {p: f"<@{uid}>" for p, uid in messages.users.items() if p not in computers}
+            if live
+            else {}
+        )
         text = present.table_text(
             view,
             messages.names,
@@ -135,7 +157,6 @@ class ChannelPosts:
             text = present.fit([text, "⏰ " + t("timer.ends", messages.locale, when=when)])
         words = picture_words(messages.locale)
         picture = await asyncio.to_thread(render_table, view, names=messages.names, words=words)
-        live = event.status is s.SessionStatus.ACTIVE
         free = any(takeable(seat, event.open_seats) for seat in event.seats)
         buttons = (
             components.table_view(messages.game_id, messages.locale, seat_free=free)
@@ -259,14 +280,23 @@ class ChannelPosts:
                 await channel.get_partial_message(notice).edit(view=None)
             messages.closed_notices.pop(0)
 
+    async def _rename_thread(self, messages: GameMessages) -> None:
+        thread, name = messages.thread_id, messages.thread_name
+        if thread is None or name is None or messages.thread_locked:
+            return
+        await self.pace()
+        await threads.rename(self.client, thread, name)
+        messages.thread_name = None
+
     async def archive(self, messages: GameMessages) -> None:
-        """Archive the game's thread (it is over and everything of it is shown); a locked
-        one is archived already."""
+        """Archive the game's thread (it is over and everything of it is shown), renamed
+        in the same call when its host's name changed; a locked one is archived already."""
         thread = messages.thread_id
         if thread is None or messages.thread_locked:
             return
         await self.pace()
-        await threads.archive(self.client, thread)
+        await threads.archive(self.client, thread, messages.thread_name)
+        messages.thread_name = None
 
     async def announce(
         self, messages: GameMessages, channel: discord.PartialMessageable, event: s.Committed

@@ -85,6 +85,11 @@ class GameMessages:
     thread_table: int | None = None
     """While ``thread_locked``: the table message in the thread, edited again once the
     thread is reopened (the copy in the lobby's channel then goes)."""
+    host_name: str | None = None
+    """The host's name the game's thread was last seen named for (None: not known yet)."""
+    thread_name: str | None = None
+    """A new name for the game's thread, still to be given: its host's name changed (the
+    host left the lobby, or asked to be forgotten and is no longer named anywhere)."""
     stray_tables: list[int] = field(default_factory=list)
     """Table messages the game showed in the lobby's channel while its thread was locked,
     to be deleted once the table is shown in the thread again."""

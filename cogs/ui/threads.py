@@ -67,7 +67,17 @@ async def reopen(client: discord.Client, thread_id: int) -> None:
     await client.http.edit_channel(thread_id, archived=False)
 
 
-async def archive(client: discord.Client, thread_id: int) -> None:
-    """Archive the game's thread once everything of it is shown; people can still read it
-    and talk on (a message reopens it), and it leaves the channel's list."""
-    await client.http.edit_channel(thread_id, archived=True)
+async def rename(client: discord.Client, thread_id: int, name: str) -> None:
+    """Give the game's thread a new name (its creator may). Raises
+    :class:`discord.HTTPException` when Discord refuses."""
+    await client.http.edit_channel(thread_id, name=name)
+
+
+async def archive(client: discord.Client, thread_id: int, name: str | None = None) -> None:
+    """Archive the game's thread once everything of it is shown (renamed to ``name`` in the
+    same call, if given); people can still read it and talk on (a message reopens it), and
+    it leaves the channel's list."""
+    if name is None:
+        await client.http.edit_channel(thread_id, archived=True)
+    else:
+        await client.http.edit_channel(thread_id, archived=True, name=name)

@@ -132,3 +132,43 @@ async def test_a_lobby_called_off_by_an_erasure_is_no_game_in_progress(
         said = await _confirm(table, zeb, asked, "Forget me")
         assert said.startswith("Done: 0 games in progress ended"), said
         assert table.sessions.get(table.here.id) is None
+
+
+async def test_after_forget_me_no_message_or_thread_of_the_ended_game_names_the_person(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    """The host of a game in its thread asks to be forgotten: the ended game's table, its
+    lobby message and its thread's name no longer name them, by name or by mention."""
+    async with bots.table(NAME, "bob") as table:
+        await deal(table)
+        zeb, _ = table.players
+        thread = table.here
+        assert NAME in thread.name
+        asked = await table.answer(zeb, "rummy forget-me")
+        assert "ended" in await _confirm(table, zeb, asked, "Forget me")
+        await eventually(lambda: thread.archived)
+        shown = table.table_message()
+        assert shown is not None
+        await eventually(lambda: "cancelled" in shown.content)
+        assert NAME not in thread.name
+        assert "deleted player" in thread.name
+        for message in (*table.fake.messages(thread), *table.fake.messages(table.channel)):
+            assert NAME not in message.content
+            assert f"<@{zeb.id}>" not in message.content
+
+
+async def test_a_lobby_whose_host_is_forgotten_is_named_for_its_new_host(
+    bots: Bots, cog_problems: list[logging.LogRecord]
+) -> None:
+    async with bots.table(NAME, "bob") as table:
+        zeb, bob = table.players
+        lobby = (await table.answer(zeb, "rummy new", variant="classic")).message
+        assert lobby is not None
+        assert "seat" in await table.text(bob, "rummy join")
+        thread = table.here
+        assert NAME in thread.name
+        asked = await table.answer(zeb, "rummy forget-me")
+        assert "Done" in await _confirm(table, zeb, asked, "Forget me")
+        await eventually(lambda: "with bob" in thread.name)
+        assert NAME not in lobby.content
+        assert not thread.archived
