@@ -286,6 +286,32 @@ def dm_has(table: Table, user: User, prefix: str, suffix: str = "") -> Callable[
     return check
 
 
+async def draw_from_dm(table: Table, user: User) -> None:
+    """The Draw button of the user's hand DM, pressed, and the draw committed."""
+    session = table.session()
+    dm = table.hand_dm(user)
+    assert dm is not None
+    draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
+    seq = session.seq
+    await (await table.fake.click(user, dm, draw)).response()
+    await eventually(lambda: session.seq > seq)
+
+
+async def discard_from_dm(table: Table, user: User, turn: int) -> None:
+    """The first card of the discard menu of the user's hand DM, once it offers it for
+    ``turn``, chosen, and the discard committed."""
+    session = table.session()
+    await eventually(dm_has(table, user, "rummy:pick:discard:", f":{turn}"))
+    dm = table.hand_dm(user)
+    assert dm is not None
+    menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
+    component = dm.component(menu)
+    assert component is not None
+    seq = session.seq
+    await (await table.fake.select(user, dm, menu, [component["options"][0]["value"]])).response()
+    await eventually(lambda: session.seq > seq)
+
+
 def answered(fake: FakeDiscord, ix: Any) -> bool:
     """Whether the bot has edited the message a click was on (a move's full answer)."""
     return any(r.interaction_id == ix.id and r.method == "PATCH" and r.done for r in fake.requests)

@@ -10,7 +10,17 @@ import time
 from bot.rummy import preset
 from bot.sessions import SessionStatus
 from tests.discord.fake import Interaction, User
-from tests.discord.helpers import Bots, Table, bots, cog_problems, display_calm, dm_has, on_turn
+from tests.discord.helpers import (
+    Bots,
+    Table,
+    bots,
+    cog_problems,
+    discard_from_dm,
+    display_calm,
+    dm_has,
+    draw_from_dm,
+    on_turn,
+)
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -37,18 +47,9 @@ def _current(table: Table) -> User:
     return next(u for u in table.players if str(u.id) == current)
 
 
-async def _discard_from_dm(table: Table, user: User, turn: int) -> None:
-    """The turn is finished by the discard menu of the user's hand DM."""
-    session = table.session()
-    dm = table.hand_dm(user)
-    assert dm is not None
-    menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
-    component = dm.component(menu)
-    assert component is not None
-    seq = session.seq
-    await (await table.fake.select(user, dm, menu, [component["options"][0]["value"]])).response()
-    await eventually(lambda: session.seq > seq)
-    assert not on_turn(session, turn)
+async def _finish_from_dm(table: Table, user: User, turn: int) -> None:
+    await discard_from_dm(table, user, turn)
+    assert not on_turn(table.session(), turn)
 
 
 async def _press_stale_draw(table: Table, user: User) -> Interaction:
@@ -75,12 +76,8 @@ async def test_a_typed_draw_brings_the_menus_to_a_dm_whose_controls_were_used(
         for user in (_current(table), next(u for u in (ann, bob) if u != _current(table))):
             turn = session.view(None).turn
             await eventually(dm_has(table, user, "rummy:do:draw:", f":{turn}"))
-            dm = table.hand_dm(user)
-            assert dm is not None
-            draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
-            await (await fake.click(user, dm, draw)).response()
-            await eventually(dm_has(table, user, "rummy:pick:discard:", f":{turn}"))
-            await _discard_from_dm(table, user, turn)
+            await draw_from_dm(table, user)
+            await _finish_from_dm(table, user, turn)
         user = _current(table)
         turn = session.view(None).turn
         await eventually(dm_has(table, user, "rummy:do:draw:", f":{turn}"))
@@ -92,7 +89,7 @@ async def test_a_typed_draw_brings_the_menus_to_a_dm_whose_controls_were_used(
         assert dm is not None
         assert not any(c.startswith("rummy:do:draw:") for c in dm.custom_ids())
         assert not fake.counted_requests(since)
-        await _discard_from_dm(table, user, turn)
+        await _finish_from_dm(table, user, turn)
 
 
 async def test_a_stale_dm_control_pressed_after_a_typed_draw_brings_the_turns_menus(
@@ -117,7 +114,7 @@ async def test_a_stale_dm_control_pressed_after_a_typed_draw_brings_the_turns_me
         await eventually(dm_has(table, user, "rummy:pick:discard:", f":{turn}"))
         assert not any(c.startswith("rummy:do:draw:") for c in dm.custom_ids())
         assert not fake.counted_requests(since)
-        await _discard_from_dm(table, user, turn)
+        await _finish_from_dm(table, user, turn)
 
 
 async def test_a_typed_deep_take_and_a_stale_press_bring_the_meld_it_requires(

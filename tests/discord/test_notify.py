@@ -17,7 +17,16 @@ import pytest
 from bot.rummy import Discard, DrawStock, preset
 from bot.sessions import SessionStatus
 from tests.discord.fake import FakeDiscord, Message, User
-from tests.discord.helpers import Bots, Table, bots, cog_problems, display_calm, dm_has
+from tests.discord.helpers import (
+    Bots,
+    Table,
+    bots,
+    cog_problems,
+    discard_from_dm,
+    display_calm,
+    dm_has,
+    draw_from_dm,
+)
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -255,30 +264,6 @@ async def _typed_discard(table: Table, user: User) -> None:
     await _typed_move(table, user, "discard", card=choices[0]["value"])
 
 
-async def _dm_discard(table: Table, user: User, turn: int) -> None:
-    """The first card of the discard menu of the user's hand DM, once it offers it."""
-    session = table.session()
-    await eventually(dm_has(table, user, "rummy:pick:discard:", f":{turn}"))
-    dm = table.hand_dm(user)
-    assert dm is not None
-    menu = next(c for c in dm.custom_ids() if c.startswith("rummy:pick:discard:"))
-    component = dm.component(menu)
-    assert component is not None
-    seq = session.seq
-    await (await table.fake.select(user, dm, menu, [component["options"][0]["value"]])).response()
-    await eventually(lambda: session.seq > seq)
-
-
-async def _dm_draw(table: Table, user: User) -> None:
-    session = table.session()
-    dm = table.hand_dm(user)
-    assert dm is not None
-    draw = next(c for c in dm.custom_ids() if c.startswith("rummy:do:draw:"))
-    seq = session.seq
-    await (await table.fake.click(user, dm, draw)).response()
-    await eventually(lambda: session.seq > seq)
-
-
 @pytest.mark.fake(rate_limits=True)
 async def test_a_turn_costs_two_calls_by_buttons_and_at_most_three_typed_or_mixed(
     four: Table, cog_problems: list[logging.LogRecord]
@@ -313,14 +298,14 @@ async def test_a_turn_costs_two_calls_by_buttons_and_at_most_three_typed_or_mixe
             await _typed_discard(table, user)
         elif mixed % 2 == 0:
             mixed += 1
-            await _dm_draw(table, user)
+            await draw_from_dm(table, user)
             await display_calm(table)
             await _typed_discard(table, user)
         else:
             mixed += 1
             await _typed_move(table, user, "draw", source="stock")
             # This player's DM controls are in use: the typed draw brings their menus.
-            await _dm_discard(table, user, view.turn)
+            await discard_from_dm(table, user, view.turn)
         nxt = session.view(None)
         assert nxt.current is not None
         await eventually(dm_has(table, _user(table, nxt.current), "rummy:do:", f":{nxt.turn}"))

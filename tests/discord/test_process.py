@@ -85,10 +85,10 @@ async def answered(
 
 
 def bot_env(
-    fake: FakeDiscord, tmp_path: Path, database: str | None = None
+    fake: FakeDiscord, tmp_path: Path, database: Path | str | None = None
 ) -> tuple[Guild, Channel, list[User], dict[str, str]]:
     """The bot's settings: its SQLite file in ``tmp_path``, or the PostgreSQL URL
-    ``database``."""
+    ``database`` (a text; the test's SQLite path, or None, means SQLite)."""
     guild = fake.add_guild("Cards")
     channel = guild.add_text_channel("rummy")
     users = [fake.add_user("ann"), fake.add_user("bob")]
@@ -97,7 +97,7 @@ def bot_env(
         "DEV_GUILD_ID": str(guild.id),
         "LOG_LEVEL": "WARNING",
     }
-    if database is not None:
+    if isinstance(database, str):
         env["DATABASE_URL"] = database
     return guild, channel, users, env
 
@@ -125,12 +125,15 @@ async def noted(database: str, message_id: int) -> bool:
     return any(ref.message_id == message_id for found in refs.values() for ref in found)
 
 
-async def start_game(fake: FakeDiscord, guild: Guild, channel: Channel, users: list[User]) -> None:
+async def start_game(
+    fake: FakeDiscord, guild: Guild, channel: Channel, users: list[User], **options: object
+) -> None:
     """Waits for the process's commands first: like Discord's client, the fake only runs
-    registered ones."""
+    registered ones. ``options``: more of ``rummy new``'s."""
     await fake.wait_ready(30)
     await eventually(lambda: bool(fake.commands(guild)), 30)
-    assert "Rummy table" in await answered(fake, users[0], channel, "rummy new", variant="classic")
+    opened = await answered(fake, users[0], channel, "rummy new", variant="classic", **options)
+    assert "Rummy table" in opened
     assert "seat" in await answered(fake, users[1], channel, "rummy join")
     assert "dealt" in await answered(fake, users[0], channel, "rummy start")
 
@@ -140,9 +143,7 @@ async def start_game(fake: FakeDiscord, guild: Guild, channel: Channel, users: l
 async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
     fake: FakeDiscord, tmp_path: Path, db_path: Path | str
 ) -> None:
-    guild, channel, users, env = bot_env(
-        fake, tmp_path, db_path if isinstance(db_path, str) else None
-    )
+    guild, channel, users, env = bot_env(fake, tmp_path, db_path)
     log = tmp_path / "bot.log"
     with running_bot(fake, env, log) as first:
         await start_game(fake, guild, channel, users)

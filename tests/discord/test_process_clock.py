@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.discord.fake import FakeDiscord
-from tests.discord.test_process import answered, bot_env, running_bot, tables, with_button
+from tests.discord.test_process import bot_env, running_bot, start_game, tables, with_button
 from tests.waiting import eventually
 
 
@@ -19,17 +19,10 @@ from tests.waiting import eventually
 async def test_a_process_whose_clock_is_ahead_leaves_the_turn_to_its_player(
     fake: FakeDiscord, tmp_path: Path, db_path: Path | str
 ) -> None:
-    guild, channel, users, env = bot_env(
-        fake, tmp_path, db_path if isinstance(db_path, str) else None
-    )
+    guild, channel, users, env = bot_env(fake, tmp_path, db_path)
     log = tmp_path / "bot.log"
     with running_bot(fake, env, log) as first:
-        await fake.wait_ready(30)
-        await eventually(lambda: bool(fake.commands(guild)), 30)
-        opened = await answered(fake, users[0], channel, "rummy new", variant="classic", timer=5)
-        assert "Turn timer: 5 min" in opened
-        assert "seat" in await answered(fake, users[1], channel, "rummy join")
-        assert "dealt" in await answered(fake, users[0], channel, "rummy start")
+        await start_game(fake, guild, channel, users, timer=5)
         await eventually(lambda: with_button(fake, users, "rummy:do:draw:") is not None)
         first.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(first.wait, 30) == 0

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import discord
 import pytest
 
-from bot.sessions import SessionStatus
+from bot.sessions import Session, SessionStatus
 from tests.discord.fake import Channel, Message
 from tests.discord.helpers import (
     Bots,
@@ -221,17 +221,21 @@ def _dm_with(table: Table, user: object, custom_id: str) -> bool:
     return dm is not None and custom_id in dm.custom_ids()
 
 
+async def _dealt_in_thread(table: Table) -> tuple[Channel, Session, Message]:
+    """A game dealt in its thread: the thread, the session and the table message."""
+    await deal(table)
+    shown = table.table_message()
+    assert shown is not None
+    return table.here, table.session(), shown
+
+
 async def test_the_table_follows_its_thread_through_archive_and_unarchive(
     bots: Bots, cog_problems: list[logging.LogRecord]
 ) -> None:
     """A moderator (or Discord's quiet timer) archives the game's thread: the bot reopens it
     to edit the table, as the thread's creator may."""
     async with bots.table("ann", "bob") as table:
-        await deal(table)
-        thread = table.here
-        session = table.session()
-        shown = table.table_message()
-        assert shown is not None
+        thread, session, shown = await _dealt_in_thread(table)
         table.guild.set_thread_archived(thread, True)
         await _dm_turn(table)
         turn = session.view(None).turn
@@ -256,11 +260,7 @@ async def test_a_locked_thread_shows_the_table_in_the_channel_until_it_is_reopen
     why, and follows the game there; once the thread is reopened, the table in the thread
     shows the game again and the channel's copy goes."""
     async with bots.table("ann", "bob") as table:
-        await deal(table)
-        thread = table.here
-        session = table.session()
-        shown = table.table_message()
-        assert shown is not None
+        thread, session, shown = await _dealt_in_thread(table)
         thread.locked = True
         table.guild.set_thread_archived(thread, True)
         await _dm_turn(table)
