@@ -14,7 +14,7 @@ import pytest
 
 from bot.storage import PostgresStore, StorageFailure
 from bot.storage.leases import Leases
-from bot.storage.postgres import POOL_WAIT
+from bot.storage.pg_connection import POOL_WAIT
 from tests.waiting import PATIENCE
 
 pytestmark = pytest.mark.postgres_only
