@@ -71,6 +71,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.rematch",
     "cogs.league",
     "cogs.housekeeping",
+    "cogs.web",
 )
 """The Discord extensions, loaded in this order: the after-commit notifier first, then the
 commands. Named here, by the launcher, so the application never imports its adapters."""
@@ -437,6 +438,7 @@ async def run_discord(
                 server_grace=timedelta(days=settings.server_grace_days),
                 shard_count=shard_count,
                 shard_ids=shard_ids,
+                web=settings.web,
             )
             # On PostgreSQL, clicks on another process's games are handed to it.
             bot.forwarder = forwarding_for(
@@ -587,6 +589,7 @@ async def check(settings: Settings) -> int:
             f"DEV_GUILD_ID: {settings.dev_guild_id}; the bot must be in that server (a start"
             " says so when it is not)"
         )
+    say(web_line(settings))
     if settings.database_url is not None:
         return await check_postgres(settings, say)
     if not path.exists():
@@ -626,6 +629,20 @@ async def check(settings: Settings) -> int:
         return await check_games(settings, path, say)
     finally:
         lock.release()
+
+
+def web_line(settings: Settings) -> str:
+    """``--check``'s line on the web table: off, or where it listens and for which address."""
+    web = settings.web
+    if web is None:
+        return "web: off (set WEB_PORT and WEB_URL to serve the web table)"
+    if web.secret is not None:
+        key = "links signed with WEB_SECRET"
+    elif web.secret_file.exists():
+        key = f"links signed with the secret in {web.secret_file}"
+    else:
+        key = f"links signed with a secret the first start writes to {web.secret_file}"
+    return f"web: listens on {web.host}:{web.port} for {web.url}; {key}"
 
 
 async def check_games(settings: Settings, target: Path | str, say: Report) -> int:

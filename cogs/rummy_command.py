@@ -25,6 +25,7 @@ from cogs.ui.client import Interaction
 from cogs.ui.picture_words import picture_words
 from cogs.ui.replies import guarded, png, send
 from rendering import render_table
+from web.server import WebTable
 
 VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
 LEVELS = [
@@ -285,6 +286,27 @@ class RummyCommand(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     async def replay(self, interaction: Interaction, game: int) -> None:
         await post_replay(interaction, game)
+
+    @rummy.command(
+        name="web", description="Open this channel's table in your browser (only you see it)"
+    )
+    async def web(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            loc = locale_of(interaction)
+            try:
+                table = self.bot.service(WebTable)
+            except RuntimeError:
+                await send(interaction, t("web.off", loc))
+                return
+            session = resolve.channel_session(interaction)
+            lines = []
+            if session.player_of(interaction.user.id) is not None:
+                link = table.link(session.game_id, interaction.user.id, loc)
+                lines.append(t("web.link.seat", loc, url=link))
+            lines.append(t("web.link.watch", loc, url=table.watch_link(session.game_id, loc)))
+            await send(interaction, "\n".join(lines))
+
+        await guarded(interaction, work)
 
     @rummy.command(name="forget-me", description="Erase what this bot keeps about you (asks first)")
     async def forget_me(self, interaction: Interaction) -> None:
