@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from aiohttp import WSMsgType
@@ -112,7 +112,8 @@ class WebTable:
     # --- running -----------------------------------------------------------------------------
 
     def app(self) -> aioweb.Application:
-        app = aioweb.Application(middlewares=[self._guard], client_max_size=MESSAGE_LIMIT)
+        app = aioweb.Application(client_max_size=MESSAGE_LIMIT)
+        app.on_response_prepare.append(self._secure)
         app.router.add_get("/", self._home)
         app.router.add_get("/t/{token}", self._exchange)
         app.router.add_get("/game/{game:\\d+}", self._page)
@@ -148,20 +149,11 @@ class WebTable:
 
     # --- what every answer carries ------------------------------------------------------------
 
-    @aioweb.middleware
-    async def _guard(
-        self,
-        request: aioweb.Request,
-        handler: Callable[[aioweb.Request], Awaitable[aioweb.StreamResponse]],
-    ) -> aioweb.StreamResponse:
-        try:
-            response = await handler(request)
-        except aioweb.HTTPException as refused:
-            response = refused
+    async def _secure(self, request: aioweb.Request, response: aioweb.StreamResponse) -> None:
+        """Every answer, refusals and the socket's handshake included, carries the policy."""
         for name, value in self._headers.items():
             response.headers.setdefault(name, value)
         response.headers.setdefault("Cache-Control", "no-store")
-        return response
 
     async def _home(self, request: aioweb.Request) -> aioweb.Response:
         return self._refused("web.refused.home", "en", status=200)

@@ -16,6 +16,7 @@ import pytest
 
 from bot.__main__ import EXTENSIONS
 from bot.app import RummyBot
+from bot.infrastructure.settings import WebSettings
 from bot.rummy import Card, Phase, parse_cards
 from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
 from tests.discord.conftest import BotFactory
@@ -127,9 +128,19 @@ def hand_of(text: str) -> list[Card]:
 
 
 async def start_bot(
-    fake: FakeDiscord, bot_factory: BotFactory, sessions: SessionManager, guild: Guild
+    fake: FakeDiscord,
+    bot_factory: BotFactory,
+    sessions: SessionManager,
+    guild: Guild,
+    web: WebSettings | None = None,
 ) -> RummyBot:
-    bot = RummyBot(sessions, dev_guild_id=guild.id, guild_ready_timeout=0.05, extensions=EXTENSIONS)
+    bot = RummyBot(
+        sessions,
+        dev_guild_id=guild.id,
+        guild_ready_timeout=0.05,
+        extensions=EXTENSIONS,
+        web=web,
+    )
     started: RummyBot = await bot_factory(bot)
     await asyncio.wait_for(started.wait_until_ready(), PATIENCE)
     return started
@@ -144,6 +155,8 @@ class Bots:
     fake: FakeDiscord
     factory: BotFactory
     path: Path
+    web: WebSettings | None = None
+    """The web table the bots serve (None: off, as by default)."""
 
     @contextlib.asynccontextmanager
     async def table(
@@ -180,7 +193,7 @@ class Bots:
         try:
             if restart:
                 assert await sessions.load_active() == 1
-            bot = await start_bot(self.fake, self.factory, sessions, guild)
+            bot = await start_bot(self.fake, self.factory, sessions, guild, self.web)
             try:
                 yield bot, sessions
             finally:
