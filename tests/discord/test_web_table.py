@@ -20,13 +20,14 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from bot.infrastructure.settings import Secret, WebSettings
-from bot.rummy import Phase
-from bot.sessions import Session
+from bot.rummy import Phase, preset
+from bot.sessions import Session, SessionManager
 from tests.browser import Frames, chromium
 from tests.discord.conftest import BotFactory, serving, starting
 from tests.discord.fake import FakeDiscord, User
 from tests.discord.helpers import Bots, Table, cog_problems, deal
 from tests.waiting import PATIENCE, eventually
+from web.server import WebTable
 from web.tokens import Pass, Signer
 
 __all__ = ["cog_problems"]
@@ -198,6 +199,48 @@ async def test_two_players_play_from_their_browsers_and_the_thread_follows(
         held = {c.code for user in table.players for c in session.view(str(user.id)).hand}
         text = json.dumps(seen.received)
         assert [code for code in held - public if f'"{code}"' in text] == []
+        for page in (phone, desk, spectator):
+            await page.context.close()
+
+
+async def test_a_meld_and_a_lay_off_chosen_card_by_card(browser: Browser, tmp_path: Path) -> None:
+    """Through the page alone (no Discord here): the seeded deal gives the first player
+    10♣ J♣ Q♣ and, once drawn, K♣ to lay off on them."""
+    sessions = await SessionManager.open(tmp_path / "rummy.sqlite3")
+    port = free_port()
+    settings = WebSettings(port=port, url=f"http://127.0.0.1:{port}", secret=Secret(SECRET))
+    server = WebTable(sessions, settings, SECRET.encode())
+    await server.start()
+    try:
+        session = await sessions.create_lobby(
+            guild_id=1, channel_id=2, host_id=11, host_name="ann", ruleset=preset("classic"), seed=2
+        )
+        await session.join(12, "bob")
+        await session.start(11, moderator=False)
+        assert session.view(None).current == "11"
+        page, _ = await open_page(browser, server.link(session.game_id, 11, "en"))
+        await page.click("#stock")
+        await expect(page.locator('[data-key="hand-Kc"]')).to_have_count(1, timeout=WAIT)
+        for code in ("10c", "Jc", "Qc"):
+            await page.click(f'[data-key="hand-{code}"]')
+        await page.click("#meld")
+        meld = page.locator(".meld .card")
+        await expect(meld).to_have_count(3, timeout=WAIT)
+        await expect(meld.first).to_have_attribute("aria-label", "10 of clubs")
+        await page.click('[data-key="hand-Kc"]')
+        await page.click('[data-key="layoff-1"]')
+        await expect(meld).to_have_count(4, timeout=WAIT)
+        await expect(meld.last).to_have_attribute("aria-label", "King of clubs")
+        assert [str(p.card) for p in session.view(None).melds[0].cards] == [
+            "10♣",
+            "J♣",
+            "Q♣",
+            "K♣",
+        ]
+        await page.context.close()
+    finally:
+        await server.stop()
+        await sessions.close()
 
 
 async def test_links_that_open_nothing_are_refused(bots: Bots, web_settings: WebSettings) -> None:
