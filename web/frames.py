@@ -51,10 +51,13 @@ def table_frame(
     recent: Sequence[str],
     *,
     status: str,
+    seq: int,
 ) -> Frame:
-    """The table for ``view.viewer`` (None: a spectator)."""
+    """The table for ``view.viewer`` (None: a spectator) after ``seq`` committed actions:
+    a page drops a frame older than the one it shows."""
     frame: Frame = {
         "t": "table",
+        "seq": seq,
         "status": status,
         "turn": view.turn,
         "round": view.round_no,

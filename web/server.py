@@ -50,6 +50,9 @@ MESSAGE_LIMIT = 4096
 """Bytes a page's message may have (a move is far smaller)."""
 SEND_TIMEOUT = 5.0
 """Seconds a page may take to take a frame before it is closed (a stalled tab)."""
+OUTBOX = 64
+"""Frames waiting for one page at most; a page that falls further behind is closed (it
+reloads to catch up), so a stalled tab never holds memory or the game's listeners."""
 
 
 @dataclass(eq=False)
@@ -61,6 +64,24 @@ class Connection:
     player: str | None
     locale: str
     bucket: Bucket = field(default_factory=Bucket)
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    """What to send, in order; its own task sends it, so nobody waits for a slow page."""
+
+    def offer(self, text: str) -> None:
+        """Queue ``text`` for the page; a page too far behind is told to go (its writer
+        closes it)."""
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.finish()
+
+    def finish(self) -> None:
+        """Let the writer send what is queued, then stop."""
+        if self.outbox.full():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,14 +272,17 @@ class WebTable:
         player = None if granted.watching else session.player_of(granted.user_id)
         page = Connection(socket, game_id, player, locale)
         self.pages.setdefault(game_id, set()).add(page)
+        writer = asyncio.create_task(self._write(page), name=f"web-page-{game_id}")
         try:
-            await socket.send_json({"t": "hello", "words": page_words(locale), "me": player})
-            await socket.send_str(self._now_frame(session, page))
+            page.offer(json.dumps({"t": "hello", "words": page_words(locale), "me": player}))
+            page.offer(self._now_frame(session, page))
             async for message in socket:
                 if message.type is not WSMsgType.TEXT:
                     break
                 await self._heard(page, message.data)
                 if page.bucket.exhausted:
+                    page.finish()
+                    await writer
                     await socket.close(code=1008, message=b"too many messages")
                     break
         finally:
@@ -267,7 +291,21 @@ class WebTable:
                 pages.discard(page)
                 if not pages:
                     del self.pages[game_id]
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
         return socket
+
+    async def _write(self, page: Connection) -> None:
+        """Send the page its frames in order; one it does not take in time ends it."""
+        while (text := await page.outbox.get()) is not None:
+            try:
+                await asyncio.wait_for(page.socket.send_str(text), SEND_TIMEOUT)
+            except (TimeoutError, ConnectionError, RuntimeError):
+                break
+        if not page.socket.closed and not page.bucket.exhausted:
+            with contextlib.suppress(Exception):
+                await page.socket.close(code=1011, message=b"too slow")
 
     async def _heard(self, page: Connection, data: str) -> None:
         """A page's message: a move by the seated player, checked by the session."""
@@ -299,8 +337,7 @@ class WebTable:
             await self._say(page, t("error.unexpected", page.locale))
 
     async def _say(self, page: Connection, text: str) -> None:
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            await page.socket.send_json({"t": "said", "text": text})
+        page.offer(json.dumps({"t": "said", "text": text}, ensure_ascii=False))
 
     # --- frames -----------------------------------------------------------------------------
 
@@ -310,7 +347,8 @@ class WebTable:
         view = session.view(page.player)
         legal = session.legal_actions(page.player) if page.player is not None else []
         moves = tuple(self.recent.get(page.game_id, ()))
-        return self._frame(page, view, session.names, legal, session.status.value, moves)
+        status = session.status.value
+        return self._frame(page, view, session.names, legal, status, moves, session.seq)
 
     def _frame(
         self,
@@ -320,12 +358,13 @@ class WebTable:
         legal: Sequence[Action],
         status: str,
         moves: Sequence[Move],
+        seq: int,
     ) -> str:
         recent = [
             present.move_text(names.get(m.actor, "?"), m.action, m.after, page.locale)
             for m in moves
         ]
-        frame = frames.table_frame(view, names, legal, recent, status=status)
+        frame = frames.table_frame(view, names, legal, recent, status=status, seq=seq)
         return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
     async def on_commit(self, event: s.Committed) -> None:
@@ -341,7 +380,6 @@ class WebTable:
             return
         names = {seat.player_id: seat.display_name for seat in event.seats}
         made: dict[tuple[str | None, str], str] = {}
-        sends = []
         for page in pages:
             key = (page.player, page.locale)
             if key not in made:
@@ -350,16 +388,10 @@ class WebTable:
                     made[key] = json.dumps({"t": "lobby"})
                 else:
                     legal = event.legal.get(page.player, ()) if page.player is not None else ()
-                    made[key] = self._frame(page, view, names, legal, event.status.value, moves)
-            sends.append(self._send(page, made[key]))
-        await asyncio.gather(*sends)
-
-    async def _send(self, page: Connection, text: str) -> None:
-        try:
-            await asyncio.wait_for(page.socket.send_str(text), SEND_TIMEOUT)
-        except (TimeoutError, ConnectionError, RuntimeError):
-            with contextlib.suppress(Exception):
-                await page.socket.close(code=1011, message=b"too slow")
+                    made[key] = self._frame(
+                        page, view, names, legal, event.status.value, moves, event.seq
+                    )
+            page.offer(made[key])
 
 
 def _cookie_name(game_id: int) -> str:

@@ -190,6 +190,7 @@
       if (node) node.textContent = said;
       return;
     }
+    if (frame && frame.t === "table" && message.t === "table" && message.seq < frame.seq) return;
     if (frame && message.turn !== frame.turn) said = "";
     frame = message;
     draw();
