@@ -17,7 +17,7 @@ from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import Ruleset, preset, variants
-from cogs.flows import erasure, resolve, seat_flows, settings
+from cogs.flows import erasure, resolve, seat_flows, settings, web_links
 from cogs.flows import lobby as lobby_flows
 from cogs.flows.replay import game_choices, post_replay
 from cogs.ui import help, house_options, present, rule_words
@@ -25,7 +25,6 @@ from cogs.ui.client import Interaction
 from cogs.ui.picture_words import picture_words
 from cogs.ui.replies import guarded, png, send
 from rendering import render_table
-from web.server import WebTable
 
 VARIANTS = [app_commands.Choice(name=v.title, value=v.name) for v in variants.VARIANTS.values()]
 LEVELS = [
@@ -291,22 +290,7 @@ class RummyCommand(commands.Cog):
         name="web", description="Open this channel's table in your browser (only you see it)"
     )
     async def web(self, interaction: Interaction) -> None:
-        async def work() -> None:
-            loc = locale_of(interaction)
-            try:
-                table = self.bot.service(WebTable)
-            except RuntimeError:
-                await send(interaction, t("web.off", loc))
-                return
-            session = resolve.channel_session(interaction)
-            lines = []
-            if session.player_of(interaction.user.id) is not None:
-                link = table.link(session.game_id, interaction.user.id, loc)
-                lines.append(t("web.link.seat", loc, url=link))
-            lines.append(t("web.link.watch", loc, url=table.watch_link(session.game_id, loc)))
-            await send(interaction, "\n".join(lines))
-
-        await guarded(interaction, work)
+        await web_links.web_command(interaction)
 
     @rummy.command(name="forget-me", description="Erase what this bot keeps about you (asks first)")
     async def forget_me(self, interaction: Interaction) -> None:

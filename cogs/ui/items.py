@@ -109,6 +109,39 @@ class HandButton(
         await type(self).flow(interaction, self.game_id)
 
 
+class WebButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=ids.WEB_TEMPLATE,
+):
+    """ "Open table" on the table message, when the web table is on: the links to the
+    game's page (a seat's for a player, a spectator's for anyone), as an ephemeral answer."""
+
+    flow: ClassVar[GameFlow] = unbound
+
+    def __init__(self, game_id: int, label: str = "Open table") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=ids.web_id(game_id),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> WebButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await type(self).flow(interaction, self.game_id)
+
+
 class MoveButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=ids.MOVE_TEMPLATE,
@@ -232,4 +265,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     MoveButton,
     MoveSelect,
+    WebButton,
 )

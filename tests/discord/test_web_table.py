@@ -140,7 +140,12 @@ async def test_two_players_play_from_their_browsers_and_the_thread_follows(
         session = table.session()
         mover, waiter = seat_user(table, session)
         mover_seat, watch = await links(table, mover)
-        waiter_seat, _ = await links(table, waiter)
+        # The other player opens it from the table message's Open table button.
+        shown = table.table_message()
+        assert shown is not None
+        press = await table.fake.click(waiter, shown, shown.button("Open table")["custom_id"])
+        await press.wait_until(lambda i: bool(i.messages) and bool(i.messages[-1].content))
+        waiter_seat, _ = LINK.findall(press.messages[-1].content)
         phone, _ = await open_page(browser, mover_seat, width=360)
         desk, _ = await open_page(browser, waiter_seat)
         spectator, seen = await open_page(browser, watch, width=360)
