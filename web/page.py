@@ -44,34 +44,35 @@ def security_headers(ws_origin: str) -> dict[str, str]:
     }
 
 
+def _document(title: str, locale: str, body: str, *, script: bool) -> str:
+    """A whole page around ``body``: its language, the phone's width, the server's style
+    (and its script, for the table)."""
+    loads = '<script src="/static/table.js" defer></script>\n' if script else ""
+    return (
+        "<!doctype html>\n"
+        f'<html lang="{html.escape(locale)}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{title}</title>\n"
+        '<link rel="stylesheet" href="/static/table.css">\n'
+        f"{loads}</head>\n{body}\n</html>\n"
+    )
+
+
 def table_page(game_id: int, locale: str) -> str:
     """The game's page: filled in by ``table.js``, which reads the game from ``data-game``."""
     title = html.escape(t("web.title", locale, game=game_id))
     loading = html.escape(t("web.connecting", locale))
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{html.escape(locale)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{title}</title>\n"
-        '<link rel="stylesheet" href="/static/table.css">\n'
-        '<script src="/static/table.js" defer></script>\n'
-        "</head>\n"
+    body = (
         f'<body data-game="{game_id}">\n'
         f'<main id="app"><h1>{title}</h1><p id="status" role="status">{loading}</p></main>\n'
-        "</body>\n</html>\n"
+        "</body>"
     )
+    return _document(title, locale, body, script=True)
 
 
 def refusal_page(key: str, locale: str) -> str:
     """Why a link or a cookie opened nothing, and what to do."""
-    text = html.escape(t(key, locale))
     title = html.escape(t("web.title_plain", locale))
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{html.escape(locale)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{title}</title>\n"
-        '<link rel="stylesheet" href="/static/table.css">\n'
-        "</head>\n"
-        f'<body><main><h1>{title}</h1><p role="alert">{text}</p></main></body>\n</html>\n'
-    )
+    text = html.escape(t(key, locale))
+    body = f'<body><main><h1>{title}</h1><p role="alert">{text}</p></main></body>'
+    return _document(title, locale, body, script=False)

@@ -114,8 +114,6 @@ class WebTable:
         ws_origin = settings.origin.replace("http", "ws", 1)
         self._headers = security_headers(ws_origin)
         self._runner: aioweb.AppRunner | None = None
-        self.port: int | None = None
-        """The port bound (``WEB_PORT``), once started."""
 
     # --- links -----------------------------------------------------------------------------
 
@@ -152,7 +150,6 @@ class WebTable:
             await runner.cleanup()
             raise
         self._runner = runner
-        self.port = self.settings.port
         self.sessions.add_listener(self.on_commit)
         log.info(
             "web table on %s:%s for %s", self.settings.host, self.settings.port, self.settings.url
@@ -310,33 +307,29 @@ class WebTable:
     async def _heard(self, page: Connection, data: str) -> None:
         """A page's message: a move by the seated player, checked by the session."""
         if not page.bucket.take(asyncio.get_running_loop().time()):
-            await self._say(page, t("web.too_fast", page.locale))
+            self._say(page, t("web.too_fast", page.locale))
             return
         if page.player is None:
-            await self._say(page, t("web.watching_only", page.locale))
+            self._say(page, t("web.watching_only", page.locale))
             return
         try:
-            message = json.loads(data)
-            turn = message["turn"]
-            action = action_from_json(message["move"])
-            if message.get("t") != "move" or not isinstance(turn, int) or isinstance(turn, bool):
-                raise ValueError("not a move")
+            action, turn = read_move(data)
         except (ValueError, KeyError, TypeError, RummyError):
-            await self._say(page, t("web.bad_move", page.locale))
+            self._say(page, t("web.bad_move", page.locale))
             return
         session = self.sessions.by_game(page.game_id)
         if session is None:
-            await self._say(page, t("web.refused.closed", page.locale))
+            self._say(page, t("web.refused.closed", page.locale))
             return
         try:
             await session.apply(page.player, action, turn=turn)
         except PlayerError as error:
-            await self._say(page, error_text(error, page.locale, session.names))
+            self._say(page, error_text(error, page.locale, session.names))
         except Exception:
             log.exception("game %s: a move from the web table failed", page.game_id)
-            await self._say(page, t("error.unexpected", page.locale))
+            self._say(page, t("error.unexpected", page.locale))
 
-    async def _say(self, page: Connection, text: str) -> None:
+    def _say(self, page: Connection, text: str) -> None:
         page.offer(json.dumps({"t": "said", "text": text}, ensure_ascii=False))
 
     # --- frames -----------------------------------------------------------------------------
@@ -392,6 +385,23 @@ class WebTable:
                         page, view, names, legal, event.status.value, moves, event.seq
                     )
             page.offer(made[key])
+
+
+MOVE_FIELDS = ("type", "cards", "meld", "card", "depth")
+"""What a page's move may say; a reading of the cards is the engine's to choose."""
+
+
+def read_move(data: str) -> tuple[Action, int]:
+    """A page's ``{"t": "move", "turn": n, "move": {...}}``: the action (in the engine's own
+    JSON form) and the turn the page showed; ValueError, KeyError, TypeError or the engine's
+    :class:`~bot.rummy.errors.SnapshotError` for anything else."""
+    message = json.loads(data)
+    if not isinstance(message, dict) or message.get("t") != "move":
+        raise ValueError("not a move")
+    turn, move = message["turn"], message["move"]
+    if not isinstance(turn, int) or isinstance(turn, bool) or not isinstance(move, dict):
+        raise ValueError("not a move")
+    return action_from_json({k: v for k, v in move.items() if k in MOVE_FIELDS}), turn
 
 
 def _cookie_name(game_id: int) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -76,70 +76,60 @@ class LobbyButton(
         await type(self).flow(interaction, self.verb, self.game_id)
 
 
-class HandButton(
+class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=ids.HAND_TEMPLATE,
+    template=r"(?!)",
 ):
+    """A button that names its game alone (its subclasses' custom ids, read back by their
+    templates): the flow it runs gets the interaction and the game. Never sent itself, its
+    own template matches nothing."""
+
+    flow: ClassVar[GameFlow] = unbound
+    default_label: ClassVar[str] = ""
+    """The English label, when none is given."""
+
+    @staticmethod
+    def custom_id_of(game_id: int) -> str:
+        raise NotImplementedError
+
+    def __init__(self, game_id: int, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or self.default_label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=self.custom_id_of(game_id),
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await type(self).flow(interaction, self.game_id)
+
+
+class HandButton(GameButton, template=ids.HAND_TEMPLATE):
     """ "Show my hand" on the table message: the hand as an ephemeral answer, for everyone
     whose DMs are closed and anyone who lost their DM."""
 
-    flow: ClassVar[GameFlow] = unbound
-
-    def __init__(self, game_id: int, label: str = "Show my hand") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=ids.hand_id(game_id),
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HandButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await type(self).flow(interaction, self.game_id)
+    default_label = "Show my hand"
+    custom_id_of = staticmethod(ids.hand_id)
 
 
-class WebButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=ids.WEB_TEMPLATE,
-):
+class WebButton(GameButton, template=ids.WEB_TEMPLATE):
     """ "Open table" on the table message, when the web table is on: the links to the
     game's page (a seat's for a player, a spectator's for anyone), as an ephemeral answer."""
 
-    flow: ClassVar[GameFlow] = unbound
-
-    def __init__(self, game_id: int, label: str = "Open table") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary,
-                custom_id=ids.web_id(game_id),
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> WebButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await type(self).flow(interaction, self.game_id)
+    default_label = "Open table"
+    custom_id_of = staticmethod(ids.web_id)
 
 
 class MoveButton(

@@ -194,6 +194,10 @@ async def test_two_players_play_from_their_browsers_and_the_thread_follows(
         await eventually(lambda: session.view(None).phase is Phase.DRAW)
         assert session.view(None).current == str(mover.id)
         await expect(spectator.locator(".recent li")).to_have_count(4, timeout=WAIT)
+        # Reloaded, the page opens by its cookie (the link's pass is no longer in the address).
+        await desk.reload()
+        await expect(desk.locator("#status")).to_have_text(f"{mover.name}'s turn.", timeout=WAIT)
+        await expect(desk.locator(".hand .card")).to_have_count(dealt, timeout=WAIT)
 
         # The spectator's page was sent tables, none with a hand or a held card in it.
         tables = seen.tables()
