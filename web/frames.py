@@ -52,6 +52,7 @@ def table_frame(
     *,
     status: str,
     seq: int,
+    by_rank: bool = False,
 ) -> Frame:
     """The table for ``view.viewer`` (None: a spectator) after ``seq`` committed actions:
     a page drops a frame older than the one it shows."""
@@ -95,7 +96,8 @@ def table_frame(
         "can": choices(()),
     }
     if view.viewer is not None:
-        frame["hand"] = [card(c) for c in view.hand]
+        order = (lambda c: c.rank_sort_key) if by_rank else (lambda c: c.sort_key)
+        frame["hand"] = [card(c) for c in sorted(view.hand, key=order)]
         frame["drawn"] = [c.code for c in view.drawn]
         frame["mustUse"] = None if view.must_use is None else view.must_use.code
         frame["can"] = choices(legal)

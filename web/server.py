@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import time
@@ -63,6 +64,8 @@ class Connection:
     game_id: int
     player: str | None
     locale: str
+    by_rank: bool = False
+    """The hand ordered by rank (the person's choice), else by suit."""
     bucket: Bucket = field(default_factory=Bucket)
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     """What to send, in order; its own task sends it, so nobody waits for a slow page."""
@@ -117,15 +120,19 @@ class WebTable:
 
     # --- links -----------------------------------------------------------------------------
 
-    def link(self, game_id: int, user_id: int, locale: str) -> str:
-        """A player's link: it opens their seat's page for :data:`LINK_SECONDS`."""
-        return self._link(Pass(game_id, user_id, int(self.clock()) + LINK_SECONDS, locale))
+    def link(self, game_id: int, user_id: int, locale: str, **look: bool) -> str:
+        """A player's link: it opens their seat's page for :data:`LINK_SECONDS`. ``look``:
+        the person's ``four_colour`` and ``by_rank`` choices."""
+        return self._link(game_id, user_id, LINK_SECONDS, locale, look)
 
-    def watch_link(self, game_id: int, locale: str) -> str:
+    def watch_link(self, game_id: int, locale: str, **look: bool) -> str:
         """A spectator's link (no hand), to share: it works for :data:`WATCH_SECONDS`."""
-        return self._link(Pass(game_id, SPECTATOR, int(self.clock()) + WATCH_SECONDS, locale))
+        return self._link(game_id, SPECTATOR, WATCH_SECONDS, locale, look)
 
-    def _link(self, granted: Pass) -> str:
+    def _link(
+        self, game_id: int, user_id: int, seconds: int, locale: str, look: Mapping[str, bool]
+    ) -> str:
+        granted = Pass(game_id, user_id, int(self.clock()) + seconds, locale, **look)
         return f"{self.settings.url}/t/{self.signer.write(granted)}"
 
     # --- running -----------------------------------------------------------------------------
@@ -201,12 +208,7 @@ class WebTable:
         except BadPass as bad:
             return self._refused(bad.key, _locale_of(request))
         response = self._table(granted)
-        kept = Pass(
-            granted.game_id,
-            granted.user_id,
-            int(self.clock()) + COOKIE_SECONDS,
-            granted.locale,
-        )
+        kept = dataclasses.replace(granted, expires=int(self.clock()) + COOKIE_SECONDS)
         response.set_cookie(
             _cookie_name(granted.game_id),
             self.signer.write(kept),
@@ -267,11 +269,12 @@ class WebTable:
         await socket.prepare(request)
         locale = catalog_locale(granted.locale)
         player = None if granted.watching else session.player_of(granted.user_id)
-        page = Connection(socket, game_id, player, locale)
+        page = Connection(socket, game_id, player, locale, granted.by_rank)
         self.pages.setdefault(game_id, set()).add(page)
         writer = asyncio.create_task(self._write(page), name=f"web-page-{game_id}")
         try:
-            page.offer(json.dumps({"t": "hello", "words": page_words(locale), "me": player}))
+            hello = {"t": "hello", "words": page_words(locale), "me": player}
+            page.offer(json.dumps({**hello, "fourColour": granted.four_colour}))
             page.offer(self._now_frame(session, page))
             async for message in socket:
                 if message.type is not WSMsgType.TEXT:
@@ -357,7 +360,9 @@ class WebTable:
             present.move_text(names.get(m.actor, "?"), m.action, m.after, page.locale)
             for m in moves
         ]
-        frame = frames.table_frame(view, names, legal, recent, status=status, seq=seq)
+        frame = frames.table_frame(
+            view, names, legal, recent, status=status, seq=seq, by_rank=page.by_rank
+        )
         return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
     async def on_commit(self, event: s.Committed) -> None:
@@ -372,9 +377,9 @@ class WebTable:
         if not pages:
             return
         names = {seat.player_id: seat.display_name for seat in event.seats}
-        made: dict[tuple[str | None, str], str] = {}
+        made: dict[tuple[str | None, str, bool], str] = {}
         for page in pages:
-            key = (page.player, page.locale)
+            key = (page.player, page.locale, page.by_rank)
             if key not in made:
                 view = event.view(page.player)
                 if view is None:

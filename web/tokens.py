@@ -49,6 +49,10 @@ class Pass:
     """Unix time after which it opens nothing."""
     locale: str = "en"
     """The catalog the page speaks (the person's Discord language when the link was made)."""
+    four_colour: bool = False
+    """Clubs green and diamonds blue, as the person chose for the pictures."""
+    by_rank: bool = False
+    """The hand ordered by rank rather than by suit, as the person chose."""
 
     @property
     def watching(self) -> bool:
@@ -72,8 +76,9 @@ class Signer:
         self._key = hashlib.sha256(b"rummy web pass\0" + secret).digest()
 
     def write(self, granted: Pass) -> str:
+        look = int(granted.four_colour) | int(granted.by_rank) << 1
         payload = json.dumps(
-            [granted.game_id, granted.user_id, granted.expires, granted.locale],
+            [granted.game_id, granted.user_id, granted.expires, granted.locale, look],
             separators=(",", ":"),
         ).encode("utf-8")
         return f"{_b64(payload)}.{_b64(self._sign(payload))}"
@@ -90,16 +95,15 @@ class Signer:
         if not hmac.compare_digest(signature, self._sign(payload)):
             raise BadPass("web.refused.forged")
         try:
-            game_id, user_id, expires, locale = json.loads(payload)
+            game_id, user_id, expires, locale, look = json.loads(payload)
         except (ValueError, TypeError):
             raise BadPass("web.refused.forged") from None
-        if not all(isinstance(n, int) for n in (game_id, user_id, expires)) or not isinstance(
-            locale, str
-        ):
+        numbers = (game_id, user_id, expires, look)
+        if not all(isinstance(n, int) for n in numbers) or not isinstance(locale, str):
             raise BadPass("web.refused.forged")
         if expires < now:
             raise BadPass("web.refused.expired")
-        return Pass(game_id, user_id, expires, locale)
+        return Pass(game_id, user_id, expires, locale, bool(look & 1), bool(look & 2))
 
     def _sign(self, payload: bytes) -> bytes:
         return hmac.new(self._key, payload, hashlib.sha256).digest()

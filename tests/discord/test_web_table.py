@@ -155,10 +155,10 @@ async def test_two_players_play_from_their_browsers_and_the_thread_follows(
         await expect(desk.locator("#status")).to_have_text(f"{mover.name}'s turn.", timeout=WAIT)
         await expect(spectator.locator(".hand")).to_have_count(0)
         for page, width in ((phone, 360), (desk, 1024)):
-            shown = await layout_problems(page)
-            assert shown["scroll"] <= width, shown
-            assert shown["wide"] == [], shown
-            assert shown["small"] == [], shown
+            drawn = await layout_problems(page)
+            assert drawn["scroll"] <= width, drawn
+            assert drawn["wide"] == [], drawn
+            assert drawn["small"] == [], drawn
 
         # The first player, by clicks on a phone: draw, choose a card, discard it.
         before = table.table_message()
@@ -227,9 +227,15 @@ async def test_a_meld_and_a_lay_off_chosen_card_by_card(browser: Browser, tmp_pa
         await session.join(12, "bob")
         await session.start(11, moderator=False)
         assert session.view(None).current == "11"
-        page, _ = await open_page(browser, server.link(session.game_id, 11, "en"))
+        link = server.link(session.game_id, 11, "en", four_colour=True, by_rank=True)
+        page, _ = await open_page(browser, link)
         await page.click("#stock")
         await expect(page.locator('[data-key="hand-Kc"]')).to_have_count(1, timeout=WAIT)
+        # The person's choices: four colours, the hand by rank.
+        assert await page.evaluate("() => document.body.classList.contains('four')")
+        keys = await page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.key)")
+        by_rank = sorted(session.view("11").hand, key=lambda c: c.rank_sort_key)
+        assert keys == [f"hand-{c.code}" for c in by_rank]
         for code in ("10c", "Jc", "Qc"):
             await page.click(f'[data-key="hand-{code}"]')
         await page.click("#meld")

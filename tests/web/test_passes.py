@@ -16,8 +16,10 @@ KEY = b"k" * 32
 
 def test_a_pass_reads_back_as_written_until_it_expires() -> None:
     signer = Signer(KEY)
-    written = signer.write(Pass(7, 1234, 1000, "fr"))
-    assert signer.read(written, 999) == Pass(7, 1234, 1000, "fr")
+    written = signer.write(Pass(7, 1234, 1000, "fr", by_rank=True))
+    assert signer.read(written, 999) == Pass(7, 1234, 1000, "fr", by_rank=True)
+    colours = signer.write(Pass(7, 1234, 1000, four_colour=True))
+    assert signer.read(colours, 0) == Pass(7, 1234, 1000, four_colour=True)
     with pytest.raises(BadPass) as late:
         signer.read(written, 1001)
     assert late.value.key == "web.refused.expired"

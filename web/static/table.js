@@ -182,6 +182,7 @@
     if (message.t === "hello") {
       words = message.words;
       me = message.me;
+      document.body.classList.toggle("four", Boolean(message.fourColour));
       return;
     }
     if (message.t === "said") {
