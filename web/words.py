@@ -39,6 +39,7 @@ PAGE_KEYS = (
     "web.suit.d",
     "web.suit.h",
     "web.suit.s",
+    "web.swap",
     "web.take",
     "web.take_deep",
     "web.turn_of",

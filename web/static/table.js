@@ -113,6 +113,10 @@
       if (laying) {
         box.append(el("button", { "data-key": `layoff-${meld.id}`, on: () => send({ type: "layoff", meld: meld.id, cards: [...chosen] }), text: say("layoff", { meld: meld.id }) }));
       }
+      if (frame.can.swap && chosen.size === 1 && meld.cards.some((card) => card.r === 0)) {
+        const card = [...chosen][0];
+        box.append(el("button", { "data-key": `swap-${meld.id}`, on: () => send({ type: "swap", meld: meld.id, card }), text: say("swap", { meld: meld.id }) }));
+      }
       section.append(box);
     }
     return section;
