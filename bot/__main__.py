@@ -589,7 +589,6 @@ async def check(settings: Settings) -> int:
             f"DEV_GUILD_ID: {settings.dev_guild_id}; the bot must be in that server (a start"
             " says so when it is not)"
         )
-    say(web_line(settings))
     if settings.database_url is not None:
         return await check_postgres(settings, say)
     if not path.exists():
@@ -598,13 +597,14 @@ async def check(settings: Settings) -> int:
             say(f"database: {path} does not exist, and the bot could not create it: {hint}")
             return EXIT_CONFIG
         say(f"database: {path} does not exist yet; the bot creates it at its first start")
-        say("ok")
+        passed(settings, say)
         return EXIT_OK
     try:
         held = InstanceLock.held_by(path)
         if held is not None:
             who = f"process {held.pid}" if held.pid is not None else "another process"
             say(f"database: {path} is in use by the running bot ({who}); not opened")
+            say(web_line(settings))
             return EXIT_OK
         lock = lock_database(path)
     except LockUnavailable as problem:
@@ -629,6 +629,12 @@ async def check(settings: Settings) -> int:
         return await check_games(settings, path, say)
     finally:
         lock.release()
+
+
+def passed(settings: Settings, say: Report) -> None:
+    """The last lines of a ``--check`` that passed: the web table's, then ``ok``."""
+    say(web_line(settings))
+    say("ok")
 
 
 def web_line(settings: Settings) -> str:
@@ -657,7 +663,7 @@ async def check_games(settings: Settings, target: Path | str, say: Report) -> in
     finally:
         await sessions.close()
     say(f"database: {settings.database_name} opened; {count} unfinished games read back")
-    say("ok")
+    passed(settings, say)
     return EXIT_OK
 
 
@@ -683,7 +689,7 @@ async def check_postgres(settings: Settings, say: Report) -> int:
             f"database: {name} is at schema version {current}; the bot's next start upgrades"
             f" it to {wanted} (one process at a time, under the migration lock); not changed now"
         )
-        say("ok")
+        passed(settings, say)
         return EXIT_OK
     return await check_games(settings, settings.database_url, say)
 

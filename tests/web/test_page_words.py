@@ -4,7 +4,7 @@ its texts are left for the page to fill."""
 from __future__ import annotations
 
 from bot.i18n import available_locales
-from web.page import table_page
+from web.page import static_files, table_page
 from web.words import PAGE_KEYS, page_words
 
 
@@ -27,3 +27,12 @@ def test_the_page_names_its_language_and_carries_no_script_of_its_own() -> None:
     assert "<script>" not in page
     assert 'src="/static/table.js"' in page
     assert "style=" not in page
+
+
+def test_the_first_load_stays_small() -> None:
+    """The page, its script and its style: far under the 200 KB a phone should have to
+    fetch before it shows the table (the first frames come after)."""
+    files = static_files()
+    assert set(files) == {"table.js", "table.css"}
+    size = len(table_page(1, "en").encode()) + sum(len(body) for body, _ in files.values())
+    assert size < 200_000

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import web_line
+from bot.__main__ import check, web_line
 from bot.infrastructure.settings import Settings, SettingsError
 
 TOKEN = "abc.def.ghi"
@@ -67,3 +67,23 @@ def test_the_web_secret_is_never_shown(tmp_path: Path) -> None:
     assert secret in settings.secrets
     assert secret not in repr(settings)
     assert web_line(settings).endswith("links signed with WEB_SECRET")
+
+
+async def test_check_says_where_the_web_table_listens_before_its_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.secret-token-for-tests_0123456789"
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": token,
+            "DATABASE_PATH": str(tmp_path / "r.sqlite3"),
+            "WEB_PORT": "8080",
+            "WEB_URL": "https://rummy.example",
+            "WEB_HOST": "10.0.0.2",
+        },
+        (),
+    )
+    assert await check(settings) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("web: listens on 10.0.0.2:8080 for https://rummy.example;")
+    assert lines[-1] == "ok"
