@@ -236,6 +236,16 @@ async def test_a_meld_and_a_lay_off_chosen_card_by_card(browser: Browser, tmp_pa
         keys = await page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.key)")
         by_rank = sorted(session.view("11").hand, key=lambda c: c.rank_sort_key)
         assert keys == [f"hand-{c.code}" for c in by_rank]
+        # Three cards that make no meld: refused in words, nothing changed.
+        other = next(c for c in by_rank if c.suit is not None and c.suit.letter != "c")
+        for code in ("10c", "Jc", other.code):
+            await page.click(f'[data-key="hand-{code}"]')
+        await page.click("#meld")
+        refusal = re.compile(r"^Not allowed: 10♣ J♣ \S+ is no meld")
+        await expect(page.locator("#said")).to_have_text(refusal, timeout=WAIT)
+        assert session.view(None).melds == ()
+        await page.click("#clear")
+        await expect(page.locator(".hand .card[aria-pressed=true]")).to_have_count(0)
         for code in ("10c", "Jc", "Qc"):
             await page.click(f'[data-key="hand-{code}"]')
         await page.click("#meld")

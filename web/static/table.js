@@ -157,25 +157,35 @@
     return el("section", { "aria-labelledby": "h-recent" }, el("h2", { id: "h-recent", text: say("recent") }), list);
   }
 
+  // The title, the status line and the refusal line stay put (a screen reader announces a
+  // change of their text once); the table below them is drawn anew from each frame.
+  const statusLine = document.getElementById("status");
+  const saidLine = el("p", { id: "said", role: "alert" });
+  const board = el("div", { id: "board" });
+  app.append(saidLine, board);
+
+  const setText = (node, text) => {
+    if (node.textContent !== text) node.textContent = text;
+  };
+
   function draw(focusKey) {
     const focused = focusKey || (document.activeElement && (document.activeElement.dataset.key || document.activeElement.id));
-    const title = app.querySelector("h1");
-    app.replaceChildren(title);
+    setText(saidLine, said);
     if (!frame) return;
     if (frame.t === "lobby") {
-      app.append(el("p", { id: "status", role: "status", text: say("lobby") }));
+      setText(statusLine, say("lobby"));
+      board.replaceChildren();
       return;
     }
     const held = new Set(frame.hand.map((card) => card.c));
     chosen = new Set([...chosen].filter((code) => held.has(code)));
-    app.append(el("p", { id: "status", role: "status", text: statusText() }));
-    app.append(el("p", { id: "said", role: "alert", text: said }));
-    app.append(players(), piles(), melds());
-    if (me !== null) app.append(hand());
-    app.append(recent());
+    setText(statusLine, statusText());
+    board.replaceChildren(players(), piles(), melds());
+    if (me !== null) board.append(hand());
+    board.append(recent());
     if (focused) {
-      const again = app.querySelector(`[data-key="${CSS.escape(focused)}"]`) || document.getElementById(focused);
-      if (again) again.focus();
+      const again = board.querySelector(`[data-key="${CSS.escape(focused)}"]`) || document.getElementById(focused);
+      if (again && again !== document.activeElement) again.focus();
     }
   }
 
@@ -191,8 +201,7 @@
     }
     if (message.t === "said") {
       said = message.text;
-      const node = document.getElementById("said");
-      if (node) node.textContent = said;
+      setText(saidLine, said);
       return;
     }
     if (frame && frame.t === "table" && message.t === "table" && message.seq < frame.seq) return;
@@ -201,8 +210,7 @@
     draw();
   });
   socket.addEventListener("close", () => {
-    const node = document.getElementById("status");
-    if (node) node.textContent = say("lost");
+    setText(statusLine, say("lost"));
     document.body.dataset.closed = "true";
   });
 })();
