@@ -133,13 +133,17 @@ async def start_bot(
     sessions: SessionManager,
     guild: Guild,
     web: WebSettings | None = None,
+    **options: Any,
 ) -> RummyBot:
+    """A Rummy bot with every extension on the fake, its commands synced to ``guild``;
+    ``options``: more of :class:`RummyBot`'s (``members_intent``)."""
     bot = RummyBot(
         sessions,
         dev_guild_id=guild.id,
         guild_ready_timeout=0.05,
         extensions=EXTENSIONS,
         web=web,
+        **options,
     )
     started: RummyBot = await bot_factory(bot)
     await asyncio.wait_for(started.wait_until_ready(), PATIENCE)
