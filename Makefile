@@ -59,7 +59,7 @@ format: $(DEV_STAMP) ## ruff: fix what can be fixed and reformat
 	$(PY) -m ruff format .
 
 typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks included
-	$(PY) -m mypy --strict bot rendering cogs tests benchmarks scripts
+	$(PY) -m mypy --strict bot rendering cogs web tests benchmarks scripts
 
 # The PostgreSQL part of the suite needs a server: RUMMY_TEST_POSTGRES names one, else
 # pg_virtualenv (Debian's postgresql-common) starts a throwaway one for the run (fsync off:

@@ -72,6 +72,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.rematch",
     "cogs.league",
     "cogs.housekeeping",
+    "cogs.web",
 )
 """The Discord extensions, loaded in this order: the after-commit notifier first, then the
 commands. Named here, by the launcher, so the application never imports its adapters."""
@@ -440,6 +441,7 @@ async def run_discord(
                 server_grace=timedelta(days=settings.server_grace_days),
                 shard_count=shard_count,
                 shard_ids=shard_ids,
+                web=settings.web,
             )
             # On PostgreSQL, clicks on another process's games are handed to it.
             bot.forwarder = forwarding_for(
@@ -598,13 +600,14 @@ async def check(settings: Settings) -> int:
             say(f"database: {path} does not exist, and the bot could not create it: {hint}")
             return EXIT_CONFIG
         say(f"database: {path} does not exist yet; the bot creates it at its first start")
-        say("ok")
+        passed(settings, say)
         return EXIT_OK
     try:
         held = InstanceLock.held_by(path)
         if held is not None:
             who = f"process {held.pid}" if held.pid is not None else "another process"
             say(f"database: {path} is in use by the running bot ({who}); not opened")
+            say(web_line(settings))
             return EXIT_OK
         lock = lock_database(path)
     except LockUnavailable as problem:
@@ -631,6 +634,26 @@ async def check(settings: Settings) -> int:
         lock.release()
 
 
+def passed(settings: Settings, say: Report) -> None:
+    """The last lines of a ``--check`` that passed: the web table's, then ``ok``."""
+    say(web_line(settings))
+    say("ok")
+
+
+def web_line(settings: Settings) -> str:
+    """``--check``'s line on the web table: off, or where it listens and for which address."""
+    web = settings.web
+    if web is None:
+        return "web: off (set WEB_PORT and WEB_URL to serve the web table)"
+    if web.secret is not None:
+        key = "links signed with WEB_SECRET"
+    elif web.secret_file.exists():
+        key = f"links signed with the secret in {web.secret_file}"
+    else:
+        key = f"links signed with a secret the first start writes to {web.secret_file}"
+    return f"web: listens on {web.host}:{web.port} for {web.url}; {key}"
+
+
 async def check_games(settings: Settings, target: Path | str, say: Report) -> int:
     """Open the store as a start does and read every unfinished game back."""
     try:
@@ -643,7 +666,7 @@ async def check_games(settings: Settings, target: Path | str, say: Report) -> in
     finally:
         await sessions.close()
     say(f"database: {settings.database_name} opened; {count} unfinished games read back")
-    say("ok")
+    passed(settings, say)
     return EXIT_OK
 
 
@@ -669,7 +692,7 @@ async def check_postgres(settings: Settings, say: Report) -> int:
             f"database: {name} is at schema version {current}; the bot's next start upgrades"
             f" it to {wanted} (one process at a time, under the migration lock); not changed now"
         )
-        say("ok")
+        passed(settings, say)
         return EXIT_OK
     return await check_games(settings, settings.database_url, say)
 

@@ -43,6 +43,7 @@ from bot.cluster.forwarding import Forwarder
 from bot.cluster.intake import Intake
 from bot.i18n import CatalogTranslator
 from bot.infrastructure.logs import describe, quiet_voice
+from bot.infrastructure.settings import WebSettings
 from bot.services.synced_commands import GLOBAL_SCOPE
 from bot.sessions import SessionManager
 from bot.sessions.services import Services
@@ -85,6 +86,7 @@ class RummyBot(commands.AutoShardedBot):
         shard_count: int | None = None,
         shard_ids: Collection[int] | None = None,
         services: Services | None = None,
+        web: WebSettings | None = None,
     ) -> None:
         """``members_intent``: also ask for the privileged members intent (``MEMBERS_INTENT``),
         to hear of members who leave a server. ``server_grace``: how long a server's data
@@ -92,7 +94,8 @@ class RummyBot(commands.AutoShardedBot):
         across all its processes (None: as Discord recommends); ``shard_ids``: those this
         process runs (None: all). ``legacy_sync_state``: where an older version kept its
         record of the synced commands, carried over into the database once. ``services``: the
-        services built on the sessions' store (by default the ones the sessions were given)."""
+        services built on the sessions' store (by default the ones the sessions were given).
+        ``web``: the web table's server, which the ``cogs.web`` extension starts (None: off)."""
         quiet_voice()
         if shard_ids is not None and shard_count is None:
             raise ValueError("shard_ids needs shard_count")
@@ -119,6 +122,8 @@ class RummyBot(commands.AutoShardedBot):
         self.intake = Intake(self)
         """Every interaction passes it first: repeats dropped, other processes' clicks
         handed on (``bot.cluster.intake``)."""
+        self.web = web
+        """The web table's settings (``WEB_PORT``, ``WEB_URL``); None: no web server."""
         self.forwarder: Forwarder | None = None
         """Set by the launcher on PostgreSQL; it listens for clicks forwarded to us."""
 

@@ -17,7 +17,7 @@ from bot import sessions as s
 from bot.app import RummyBot
 from bot.i18n import locale_of, t
 from bot.rummy import Ruleset, preset, variants
-from cogs.flows import erasure, resolve, seat_flows, settings
+from cogs.flows import erasure, resolve, seat_flows, settings, web_links
 from cogs.flows import lobby as lobby_flows
 from cogs.flows.replay import game_choices, post_replay
 from cogs.ui import help, house_options, present, rule_words
@@ -285,6 +285,12 @@ class RummyCommand(commands.Cog):
     @app_commands.autocomplete(game=game_choices)
     async def replay(self, interaction: Interaction, game: int) -> None:
         await post_replay(interaction, game)
+
+    @rummy.command(
+        name="web", description="Open this channel's table in your browser (only you see it)"
+    )
+    async def web(self, interaction: Interaction) -> None:
+        await web_links.web_command(interaction)
 
     @rummy.command(name="forget-me", description="Erase what this bot keeps about you (asks first)")
     async def forget_me(self, interaction: Interaction) -> None:

@@ -31,7 +31,12 @@ _NAME = re.compile(r"^[-_'\w]{1,32}$")
 _TEXT_LIMIT = 100
 
 _PROJECT_ROOT = Path(__file__).resolve().parents[2]
-SOURCE_ROOTS = (_PROJECT_ROOT / "bot", _PROJECT_ROOT / "cogs", _PROJECT_ROOT / "rendering")
+SOURCE_ROOTS = (
+    _PROJECT_ROOT / "bot",
+    _PROJECT_ROOT / "cogs",
+    _PROJECT_ROOT / "rendering",
+    _PROJECT_ROOT / "web",
+)
 """Where :func:`keys_in_source` looks by default: the application, its Discord adapters and
 the pictures (whose English beside them is checked against ``en.json`` too)."""
 
@@ -56,7 +61,20 @@ def keys_in_source(roots: Iterable[Path] = SOURCE_ROOTS) -> dict[str, list[str]]
 
 
 _KEY_SHAPE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
-_NOT_KEYS = ("png", "webp", "jpg", "jpeg", "gif", "json", "txt", "py", "sql", "sqlite3")
+_NOT_KEYS = (
+    "png",
+    "webp",
+    "jpg",
+    "jpeg",
+    "gif",
+    "json",
+    "txt",
+    "py",
+    "sql",
+    "sqlite3",
+    "css",
+    "js",
+)
 
 
 def _looks_like_key(text: str, namespaces: frozenset[str]) -> bool:

@@ -44,6 +44,9 @@ MAX_LOBBY_IDLE_MINUTES = 10080
 DEFAULT_LEASE_SECONDS = 15
 MAX_LEASE_SECONDS = 600
 MAX_CLOCK_OFFSET_SECONDS = 86400
+DEFAULT_WEB_HOST = "127.0.0.1"
+WEB_SECRET_FILE = "web-secret"
+MIN_WEB_SECRET = 32
 
 
 def default_hard_workers() -> int:
@@ -66,6 +69,10 @@ KNOWN_SETTINGS: dict[str, str] = {
     "SHARD_COUNT": "shards of the bot across all its processes",
     "SHARD_IDS": "the shards this process runs (needs SHARD_COUNT)",
     "LEASE_SECONDS": "PostgreSQL only: how long a process's shard leases live (15)",
+    "WEB_PORT": "the web table's port (with WEB_URL; unset: no web server)",
+    "WEB_URL": "the address people open the web table at (https://… behind a proxy)",
+    "WEB_HOST": "the address the web server binds (default 127.0.0.1)",
+    "WEB_SECRET": f"signs the web links (default: the file {WEB_SECRET_FILE} beside the database)",
     "DISCORD_API_BASE_URL": "tests only: a fake Discord's REST root",
     "DISCORD_GATEWAY_URL": "tests only: a fake Discord's gateway",
     "CLOCK_OFFSET_SECONDS": "tests only: seconds this process's clock is set off by",
@@ -196,6 +203,34 @@ class Secret:
 
 
 @dataclass(frozen=True, slots=True)
+class WebSettings:
+    """The web table's server (``WEB_PORT``, ``WEB_URL``, ``WEB_HOST``, ``WEB_SECRET``).
+
+    It binds the loopback address unless ``WEB_HOST`` says otherwise: people reach it through
+    a reverse proxy that adds HTTPS, never the bot's plain HTTP port itself."""
+
+    port: int
+    url: str
+    """Where people open it, without a trailing slash: the links and the allowed origin."""
+    host: str = DEFAULT_WEB_HOST
+    secret: Secret | None = None
+    """``WEB_SECRET``; None: a random one kept in :attr:`secret_file`."""
+    secret_file: Path = Path(WEB_SECRET_FILE)
+    """Beside the database, created (mode 0600) at the first start without ``WEB_SECRET``."""
+
+    @property
+    def origin(self) -> str:
+        """The scheme, host and port of :attr:`url`: what a browser's ``Origin`` says."""
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}".lower()
+
+    @property
+    def secure(self) -> bool:
+        """Whether people reach it over HTTPS (its cookies are then marked Secure)."""
+        return self.url.lower().startswith("https://")
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     discord_token: Secret
     database_path: Path = DEFAULT_DATABASE_PATH
@@ -230,6 +265,8 @@ class Settings:
     """On PostgreSQL, seconds a process's shard leases live without renewal
     (``LEASE_SECONDS``, 1 to 600): how soon another process takes a dead one's games over.
     Renewed every third of it; shorter means faster takeovers and more renewals."""
+    web: WebSettings | None = None
+    """The web table's server; None (the default) when ``WEB_PORT`` and ``WEB_URL`` are unset."""
     api_base_url: str | None = None
     """For tests only: the REST API root (``DISCORD_API_BASE_URL``), e.g. a local fake Discord."""
     gateway_url: str | None = None
@@ -253,7 +290,8 @@ class Settings:
     def secrets(self) -> tuple[str, ...]:
         """What the log and ``--check`` never show: the token and the database password."""
         found = url_secrets(self.database_url) if self.database_url else ()
-        return (self.discord_token.reveal(), *found)
+        web = self.web.secret.reveal() if self.web and self.web.secret else None
+        return (self.discord_token.reveal(), *found, *((web,) if web else ()))
 
     @property
     def database_name(self) -> str:
@@ -294,6 +332,7 @@ class Settings:
                 MAX_LEASE_SECONDS,
                 "seconds",
             ),
+            web=_web(values, sources.database_path()),
             api_base_url=_url(
                 "DISCORD_API_BASE_URL", values.get("DISCORD_API_BASE_URL", ""), ("http", "https")
             ),
@@ -402,6 +441,43 @@ def _url(name: str, text: str, schemes: tuple[str, ...]) -> str | None:
     if not sep or scheme.lower() not in schemes or not rest:
         raise SettingsError(f"{name} must be a {' or '.join(schemes)} URL, not {text!r}")
     return url
+
+
+def _web(values: Mapping[str, str], database: Path) -> WebSettings | None:
+    """The web server's settings: ``WEB_PORT`` and ``WEB_URL`` together, or neither."""
+    port_text, url_text = values.get("WEB_PORT", "").strip(), values.get("WEB_URL", "").strip()
+    if not port_text and not url_text:
+        for name in ("WEB_HOST", "WEB_SECRET"):
+            if values.get(name, "").strip():
+                raise SettingsError(f"{name} needs WEB_PORT and WEB_URL (the web table is off)")
+        return None
+    if not port_text or not url_text:
+        missing = "WEB_URL" if port_text else "WEB_PORT"
+        raise SettingsError(
+            f"the web table needs WEB_PORT and WEB_URL together: set {missing} too, or neither"
+        )
+    port = _whole_number(port_text)
+    if port is None or not 1 <= port <= 65535:
+        raise SettingsError(f"WEB_PORT must be a port number from 1 to 65535, not {port_text!r}")
+    url = _url("WEB_URL", url_text, ("http", "https"))
+    assert url is not None
+    if urlsplit(url).query or urlsplit(url).fragment or not urlsplit(url).hostname:
+        raise SettingsError(f"WEB_URL must be an address like https://rummy.example, not {url!r}")
+    host = values.get("WEB_HOST", "").strip() or DEFAULT_WEB_HOST
+    secret_text = values.get("WEB_SECRET", "").strip()
+    if secret_text and len(secret_text) < MIN_WEB_SECRET:
+        # Never echoed: it is a secret, even a short one.
+        raise SettingsError(
+            f"WEB_SECRET must be at least {MIN_WEB_SECRET} characters (or unset: the bot keeps"
+            " a random one in its data folder)"
+        )
+    return WebSettings(
+        port=port,
+        url=url,
+        host=host,
+        secret=Secret(secret_text) if secret_text else None,
+        secret_file=database.with_name(WEB_SECRET_FILE),
+    )
 
 
 def _whole_number(text: str) -> int | None:

@@ -74,12 +74,16 @@ class ChannelPosts:
         pace: Pacer,
         keeper: MessageKeeper,
         pending_channels: set[int],
+        *,
+        web_on: bool = False,
     ) -> None:
         self.client = client
         self.pace = pace
         self.keeper = keeper
         self.pending_channels = pending_channels
         """Channels where a lobby is being created; its message is the command's answer."""
+        self.web_on = web_on
+        """The table message offers Open table: the bot serves the web table."""
 
     async def show_lobby(self, messages: GameMessages) -> None:
         event = messages.latest
@@ -159,7 +163,9 @@ class ChannelPosts:
         picture = await asyncio.to_thread(render_table, view, names=messages.names, words=words)
         free = any(takeable(seat, event.open_seats) for seat in event.seats)
         buttons = (
-            components.table_view(messages.game_id, messages.locale, seat_free=free)
+            components.table_view(
+                messages.game_id, messages.locale, seat_free=free, web=self.web_on
+            )
             if live
             else None
         )

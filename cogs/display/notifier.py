@@ -58,7 +58,9 @@ class Notifier(commands.Cog):
         )
         self.worker = Worker(
             self._channel,
-            ChannelPosts(bot, self.pace, self.keeper, self.pending_channels),
+            ChannelPosts(
+                bot, self.pace, self.keeper, self.pending_channels, web_on=bot.web is not None
+            ),
             pings,
             self.hands,
             self.games,

@@ -7,7 +7,8 @@ from __future__ import annotations
 from cogs.flows.lobby import lobby_button
 from cogs.flows.moves import hand_move, hand_pick, show_hand_button
 from cogs.flows.seat_flows import seat_button
-from cogs.ui.items import HandButton, LobbyButton, MoveButton, MoveSelect
+from cogs.flows.web_links import web_button
+from cogs.ui.items import HandButton, LobbyButton, MoveButton, MoveSelect, WebButton
 from cogs.ui.seat_items import SeatButton
 
 
@@ -18,3 +19,4 @@ def bind_clicks() -> None:
     MoveButton.flow = hand_move
     MoveSelect.flow = hand_pick
     SeatButton.flow = seat_button
+    WebButton.flow = web_button

@@ -26,7 +26,14 @@ from bot.rummy import (
 )
 from cogs.ui import present, rule_words
 from cogs.ui.ids import LOBBY_VERBS
-from cogs.ui.items import AgainButton, HandButton, LobbyButton, MoveButton, MoveSelect
+from cogs.ui.items import (
+    AgainButton,
+    HandButton,
+    LobbyButton,
+    MoveButton,
+    MoveSelect,
+    WebButton,
+)
 from cogs.ui.present import action_code, action_label, card_text
 from cogs.ui.seat_items import SeatButton
 
@@ -51,12 +58,17 @@ def lobby_view(game_id: int, loc: str) -> discord.ui.View:
     return view
 
 
-def table_view(game_id: int, loc: str, *, seat_free: bool = False) -> discord.ui.View:
-    """Show my hand; and Take a seat while a computer holds one (``seat_free``)."""
+def table_view(
+    game_id: int, loc: str, *, seat_free: bool = False, web: bool = False
+) -> discord.ui.View:
+    """Show my hand; Take a seat while a computer holds one (``seat_free``); Open table
+    while the web table is on (``web``)."""
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id, t("button.show_hand", loc)))
     if seat_free:
         view.add_item(SeatButton("take", game_id, t("button.take_seat", loc)))
+    if web:
+        view.add_item(WebButton(game_id, t("button.open_table", loc)))
     return view
 
 

@@ -14,6 +14,7 @@ HAND_TEMPLATE = r"rummy:hand:(?P<game>[0-9]{1,20})"
 MOVE_TEMPLATE = r"rummy:do:(?P<verb>draw|take|end):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
 PICK_TEMPLATE = r"rummy:pick:(?P<menu>[a-z0-9]{1,10}):(?P<game>[0-9]{1,20}):(?P<turn>[0-9]{1,9})"
 AGAIN_TEMPLATE = r"rummy:again:(?P<game>[0-9]{1,20})"
+WEB_TEMPLATE = r"rummy:web:(?P<game>[0-9]{1,20})"
 
 SEAT_TEMPLATE = r"rummy:seat:(?P<verb>leave|sure|back|take):(?P<game>[0-9]{1,20})"
 LOBBY_VERBS = ("join", "leave", "addbot", "start", "cancel")
@@ -25,7 +26,14 @@ SEAT_VERBS = ("leave", "sure", "back", "take")
 
 LIVE_GAME_TEMPLATES = tuple(
     re.compile(template)
-    for template in (LOBBY_TEMPLATE, HAND_TEMPLATE, MOVE_TEMPLATE, PICK_TEMPLATE, SEAT_TEMPLATE)
+    for template in (
+        LOBBY_TEMPLATE,
+        HAND_TEMPLATE,
+        MOVE_TEMPLATE,
+        PICK_TEMPLATE,
+        SEAT_TEMPLATE,
+        WEB_TEMPLATE,
+    )
 )
 """The components of a lobby or a running game (Play again's belongs to a finished one)."""
 
@@ -47,6 +55,11 @@ def lobby_id(verb: str, game_id: int) -> str:
 
 def hand_id(game_id: int) -> str:
     return f"rummy:hand:{game_id}"
+
+
+def web_id(game_id: int) -> str:
+    """Open table: the links to the game's page on the web table."""
+    return f"rummy:web:{game_id}"
 
 
 def move_id(verb: str, game_id: int, turn: int) -> str:

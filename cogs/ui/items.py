@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -76,21 +76,28 @@ class LobbyButton(
         await type(self).flow(interaction, self.verb, self.game_id)
 
 
-class HandButton(
+class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=ids.HAND_TEMPLATE,
+    template=r"(?!)",
 ):
-    """ "Show my hand" on the table message: the hand as an ephemeral answer, for everyone
-    whose DMs are closed and anyone who lost their DM."""
+    """A button that names its game alone (its subclasses' custom ids, read back by their
+    templates): the flow it runs gets the interaction and the game. Never sent itself, its
+    own template matches nothing."""
 
     flow: ClassVar[GameFlow] = unbound
+    default_label: ClassVar[str] = ""
+    """The English label, when none is given."""
 
-    def __init__(self, game_id: int, label: str = "Show my hand") -> None:
+    @staticmethod
+    def custom_id_of(game_id: int) -> str:
+        raise NotImplementedError
+
+    def __init__(self, game_id: int, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label,
+                label=label or self.default_label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=ids.hand_id(game_id),
+                custom_id=self.custom_id_of(game_id),
             )
         )
         self.game_id = game_id
@@ -102,11 +109,27 @@ class HandButton(
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> HandButton:
+    ) -> Self:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await type(self).flow(interaction, self.game_id)
+
+
+class HandButton(GameButton, template=ids.HAND_TEMPLATE):
+    """ "Show my hand" on the table message: the hand as an ephemeral answer, for everyone
+    whose DMs are closed and anyone who lost their DM."""
+
+    default_label = "Show my hand"
+    custom_id_of = staticmethod(ids.hand_id)
+
+
+class WebButton(GameButton, template=ids.WEB_TEMPLATE):
+    """ "Open table" on the table message, when the web table is on: the links to the
+    game's page (a seat's for a player, a spectator's for anyone), as an ephemeral answer."""
+
+    default_label = "Open table"
+    custom_id_of = staticmethod(ids.web_id)
 
 
 class MoveButton(
@@ -232,4 +255,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     MoveButton,
     MoveSelect,
+    WebButton,
 )

@@ -15,6 +15,7 @@ from cogs.ui.items import (
     LobbyButton,
     MoveButton,
     MoveSelect,
+    WebButton,
     unbound,
 )
 from cogs.ui.seat_items import SeatButton
@@ -28,6 +29,7 @@ def test_every_button_and_menu_holds_the_flow_it_runs() -> None:
         MoveButton: MoveButton.flow,
         MoveSelect: MoveSelect.flow,
         SeatButton: SeatButton.flow,
+        WebButton: WebButton.flow,
     }
     # Play again is bound by the rematch extension and clicked end to end in test_rematch.
     assert {*flows, AgainButton} == {*DYNAMIC_ITEMS, SeatButton}

@@ -68,9 +68,10 @@ def fake_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     return dict(marker.kwargs) if marker else {}
 
 
-@pytest.fixture
-async def fake(fake_options: dict[str, Any]) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord(**fake_options) as server:
+@contextlib.asynccontextmanager
+async def serving(options: dict[str, Any]) -> AsyncIterator[FakeDiscord]:
+    """A running fake with discord.py pointed at it (what the ``fake`` fixture holds)."""
+    async with FakeDiscord(**options) as server:
         with patch_discord(server):
             yield server
         assert not server.unhandled, f"routes the fake does not serve: {server.unhandled}"
@@ -78,7 +79,20 @@ async def fake(fake_options: dict[str, Any]) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
+async def fake(fake_options: dict[str, Any]) -> AsyncIterator[FakeDiscord]:
+    async with serving(fake_options) as server:
+        yield server
+
+
+@pytest.fixture
 async def bot_factory(fake: FakeDiscord) -> AsyncIterator[BotFactory]:
+    async with starting(fake) as start:
+        yield start
+
+
+@contextlib.asynccontextmanager
+async def starting(fake: FakeDiscord) -> AsyncIterator[BotFactory]:
+    """What the ``bot_factory`` fixture holds: it closes every bot it started."""
     started: list[tuple[discord.Client, asyncio.Task[None]]] = []
 
     async def start(make: BotMaker, *, ready: bool = True, timeout: float = PATIENCE) -> Any:
@@ -96,11 +110,13 @@ async def bot_factory(fake: FakeDiscord) -> AsyncIterator[BotFactory]:
             waiter.result()
         return bot
 
-    yield start
-    for bot, task in reversed(started):
-        await bot.close()
-        with contextlib.suppress(asyncio.CancelledError, discord.DiscordException):
-            await asyncio.wait_for(task, 10)
+    try:
+        yield start
+    finally:
+        for bot, task in reversed(started):
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError, discord.DiscordException):
+                await asyncio.wait_for(task, 10)
 
 
 def pytest_configure(config: pytest.Config) -> None:

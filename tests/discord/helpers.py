@@ -17,6 +17,7 @@ import pytest
 
 from bot.__main__ import EXTENSIONS
 from bot.app import RummyBot
+from bot.infrastructure.settings import WebSettings
 from bot.rummy import Card, Phase, parse_cards
 from bot.sessions import Brains, Committed, Session, SessionManager, SessionStatus
 from cogs.display.game_messages import GameMessages
@@ -158,9 +159,23 @@ def hand_of(text: str) -> list[Card]:
 
 
 async def start_bot(
-    fake: FakeDiscord, bot_factory: BotFactory, sessions: SessionManager, guild: Guild
+    fake: FakeDiscord,
+    bot_factory: BotFactory,
+    sessions: SessionManager,
+    guild: Guild,
+    web: WebSettings | None = None,
+    **options: Any,
 ) -> RummyBot:
-    bot = RummyBot(sessions, dev_guild_id=guild.id, guild_ready_timeout=0.05, extensions=EXTENSIONS)
+    """A Rummy bot with every extension on the fake, its commands synced to ``guild``;
+    ``options``: more of :class:`RummyBot`'s (``members_intent``)."""
+    bot = RummyBot(
+        sessions,
+        dev_guild_id=guild.id,
+        guild_ready_timeout=0.05,
+        extensions=EXTENSIONS,
+        web=web,
+        **options,
+    )
     started: RummyBot = await bot_factory(bot)
     await asyncio.wait_for(started.wait_until_ready(), PATIENCE)
     return started
@@ -175,6 +190,8 @@ class Bots:
     fake: FakeDiscord
     factory: BotFactory
     path: Path
+    web: WebSettings | None = None
+    """The web table the bots serve (None: off, as by default)."""
 
     @contextlib.asynccontextmanager
     async def table(
@@ -211,7 +228,7 @@ class Bots:
         try:
             if restart:
                 assert await sessions.load_active() == 1
-            bot = await start_bot(self.fake, self.factory, sessions, guild)
+            bot = await start_bot(self.fake, self.factory, sessions, guild, self.web)
             try:
                 yield bot, sessions
             finally:

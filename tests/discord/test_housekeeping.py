@@ -13,12 +13,10 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from bot.__main__ import EXTENSIONS
-from bot.app import RummyBot
 from bot.sessions import Brains, SessionManager
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord
-from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
+from tests.discord.helpers import Bots, Table, bots, cog_problems, deal, start_bot
 from tests.waiting import eventually
 
 __all__ = ["bots", "cog_problems"]
@@ -158,14 +156,7 @@ async def test_with_the_members_intent_a_member_who_leaves_loses_the_seat(
     users = [fake.add_user("ann"), fake.add_user("bob")]
     sessions = await SessionManager.open(bots.path, brains=Brains(delay=0))
     try:
-        bot = RummyBot(
-            sessions,
-            dev_guild_id=guild.id,
-            guild_ready_timeout=0.05,
-            extensions=EXTENSIONS,
-            members_intent=True,
-        )
-        await bot_factory(bot)
+        bot = await start_bot(fake, bot_factory, sessions, guild, members_intent=True)
         try:
             assert bot.intents.members
             table = Table(fake, bot, sessions, guild, channel, users)

@@ -58,10 +58,22 @@ def test_the_application_imports_neither_adapters_nor_pictures() -> None:
         f"{folder} -> {target}"
         for folder, targets in edges.items()
         for target in targets
-        if (folder.split(".")[0] == "bot" and target.split(".")[0] in {"cogs", "rendering"})
-        or (folder.split(".")[0] == "rendering" and target.split(".")[0] == "cogs")
+        if (folder.split(".")[0] == "bot" and target.split(".")[0] in {"cogs", "rendering", "web"})
+        or (folder.split(".")[0] == "rendering" and target.split(".")[0] in {"cogs", "web"})
     }
     assert wrong == set()
+
+
+def test_the_web_table_stands_beside_the_discord_display() -> None:
+    """``web/`` serves pages above the sessions as the cogs serve Discord: it uses the
+    application and the Discord layer's words (``cogs.ui``), never the extensions, the
+    display or the flows; the extensions start it, the flows ask it for links."""
+    edges = folder_edges(Graph(module_files()))
+    used = {target for folder, targets in edges.items() if folder == "web" for target in targets}
+    assert {t for t in used if t.split(".")[0] == "cogs"} <= {"cogs.ui"}
+    assert "rendering" not in used
+    users = {folder for folder, targets in edges.items() if "web" in targets}
+    assert users <= {"cogs", "cogs.flows"}
 
 
 def test_the_root_of_bot_is_the_top_floor() -> None:
@@ -128,7 +140,7 @@ def test_the_layout_page_gives_every_package_its_line() -> None:
     packages = sorted(
         f"{path.parent.relative_to(ROOT)}/"
         for path in ROOT.glob("*/**/__init__.py")
-        if path.parts[len(ROOT.parts)] in {"bot", "cogs", "rendering"}
+        if path.parts[len(ROOT.parts)] in {"bot", "cogs", "rendering", "web"}
         and path.parent.parent != ROOT
     )
     assert "bot/rummy/" in packages

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("bot", "cogs", "rendering")
+PACKAGES = ("bot", "cogs", "rendering", "web")
 
 
 def module_files(root: Path = ROOT) -> dict[str, Path]:
