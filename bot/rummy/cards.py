@@ -138,11 +138,18 @@ class Card:
 
 def full_pack(decks: int = 1, jokers_per_deck: int = 0) -> list[Card]:
     """Every physical card of ``decks`` packs, in a fixed order (suit, rank, copy)."""
+    return list(_pack(decks, jokers_per_deck))
+
+
+@cache
+def _pack(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
+    """The cards of :func:`full_pack`, made once per size: every deal and every loaded
+    save asks for them."""
     cards = [
         Card(rank, suit, copy) for copy in range(decks) for suit in Suit for rank in range(1, 14)
     ]
     cards.extend(Card.joker(n) for n in range(decks * jokers_per_deck))
-    return cards
+    return tuple(cards)
 
 
 _RANKS = {"a": 1, "1": 1, "t": 10, "j": 11, "q": 12, "k": 13}

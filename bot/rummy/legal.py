@@ -271,6 +271,8 @@ def _layoff_readings(
     reps, jokers = _representatives(ctx)
     most = 1 if ctx.ruleset.limit_layoffs else len(ctx.hand)
     for meld in ctx.melds:
+        if not _may_hold(meld, ctx.must_use):
+            continue
         for naturals, wild in _layoff_groups(ctx.ruleset, meld, reps, len(jokers), most):
             group = (*naturals, *jokers[:wild])
             if not _playable(ctx, group):
@@ -278,6 +280,16 @@ def _layoff_readings(
             options = layoff_readings(meld, group, ctx.ruleset)
             if options:
                 yield meld, group, options
+
+
+def _may_hold(meld: TableMeld, card: Card | None) -> bool:
+    """Whether ``card`` (a card that must be used, if any) could go on ``meld``: a natural
+    only on a set of its rank or a run of its suit."""
+    if card is None or card.is_joker:
+        return True
+    if meld.kind is MeldKind.SET:
+        return card.rank == meld.rank
+    return card.suit == meld.suit
 
 
 def _layoff_groups(
