@@ -39,8 +39,8 @@ from bot.rummy.melds import PlacedCard, TableMeld, slot_shape
 from bot.rummy.players import random_action
 from tests.engine.conftest import card, cards, new_game
 
-STATES = max(10, 3 * int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "100")))
-"""States per case: more with more property examples."""
+STATES = max(10, 3 * int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "30")))
+"""States per case: 90 in `make test`, more with more property examples (`make soak`: 300)."""
 MAX_GROUP = 7
 """The largest group the oracle tries; larger legal plays are left out of the comparison."""
 
