@@ -401,5 +401,34 @@ def play_options(ctx: TurnContext) -> list[Meld | LayOff | SwapJoker | Discard]:
 
 def can_use(ctx: TurnContext, card: Card) -> bool:
     """Whether some meld or lay-off containing ``card`` is legal in ``ctx``."""
+    if not _has_partners(ctx, card):
+        return False
     probe = replace(ctx, must_use=card)
     return any(True for _ in _meld_readings(probe)) or any(True for _ in _layoff_readings(probe))
+
+
+def _has_partners(ctx: TurnContext, card: Card) -> bool:
+    """What any play of ``card`` needs, cheap to tell (most cards deep in a Rummy 500 pile
+    have none of it): a meld on the table of its rank or suit, or two cards in hand, jokers
+    or naturals, that could stand beside it in a set (its rank, another suit) or in a run
+    of three (its suit, at most two places away)."""
+    if card.is_joker or any(_may_hold(meld, card) for meld in ctx.melds):
+        return True
+    jokers = sum(1 for c in ctx.hand if c.is_joker)
+    suits = {c.suit for c in ctx.hand if c.rank == card.rank and c.suit != card.suit}
+    if jokers + len(suits) >= 2:
+        return True
+    places = _places(card, ctx.ruleset.ace_high)
+    near = {
+        c.rank
+        for c in ctx.hand
+        if c.suit == card.suit
+        and c.rank != card.rank
+        and any(0 < abs(p - q) <= 2 for p in _places(c, ctx.ruleset.ace_high) for q in places)
+    }
+    return jokers + len(near) >= 2
+
+
+def _places(card: Card, ace_high: bool) -> tuple[int, ...]:
+    """Where a natural may stand in a run: its rank, and an ace also above the king."""
+    return (ACE, HIGH_ACE) if card.rank == ACE and ace_high else (card.rank,)
