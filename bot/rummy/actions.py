@@ -215,8 +215,9 @@ def action_from_json(data: dict[str, Any]) -> Action:
     if not isinstance(data, dict):
         raise SnapshotError("a saved action is not an object")
     kind = data.get("type")
-    if kind == "discard" and "reading" not in data:  # a third of every log, made once each
-        known = _discards().get(data.get("card"))  # type: ignore[arg-type]
+    code = data.get("card")
+    if kind == "discard" and isinstance(code, str) and "reading" not in data:
+        known = _discards().get(code)  # a third of every log: made once each
         if known is not None:
             return known
     stored = data.get("reading")
