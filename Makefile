@@ -15,10 +15,14 @@ RUN_STAMP := $(VENV)/.run-installed
 DEV_STAMP := $(VENV)/.dev-installed
 
 # `make soak`: games per preset and player count, the first seed (also Hypothesis's), and
-# Hypothesis examples per preset. Settable here or in the environment.
+# Hypothesis examples per preset (and random games or states per case of the other sized
+# tests). Settable here or in the environment. `make test` runs the same tests smaller.
 SOAK_GAMES ?= 2000
 SOAK_SEED ?= 0
 SOAK_EXAMPLES ?= 100
+SOAK_TESTS := tests/engine/test_properties.py tests/engine/test_legal.py \
+	tests/engine/test_typing.py tests/engine/test_solver.py tests/cogs/test_present.py \
+	tests/cogs/test_hints.py
 
 .DEFAULT_GOAL := help
 .PHONY: help run test lint format typecheck pytest soak bench pictures readme-pictures backup \
@@ -84,8 +88,7 @@ pytest: $(DEV_STAMP) ## the test suite, one worker per core, on SQLite and Postg
 soak: $(DEV_STAMP) ## the long property run: SOAK_GAMES per preset and player count from SOAK_SEED
 	RUMMY_BULK_GAMES=$(SOAK_GAMES) RUMMY_BULK_SEED=$(SOAK_SEED) \
 	RUMMY_PROPERTY_EXAMPLES=$(SOAK_EXAMPLES) \
-	$(PY) -m pytest -W error -q -s --timeout=0 --hypothesis-seed=$(SOAK_SEED) \
-		tests/engine/test_properties.py
+	$(PY) -m pytest -W error -q -s --timeout=0 --hypothesis-seed=$(SOAK_SEED) $(SOAK_TESTS)
 
 bench: $(DEV_STAMP) ## run every benchmark script (medians and ratios)
 	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done

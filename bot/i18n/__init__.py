@@ -86,7 +86,7 @@ import logging
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -159,8 +159,14 @@ def catalog_locale(locale: LocaleLike) -> str:
     else English."""
     if locale is None:
         return DEFAULT_LOCALE
-    code = (locale.value if isinstance(locale, discord.Locale) else str(locale)).strip()
-    code = code.replace("_", "-").lower()
+    return _catalog_for(locale.value if isinstance(locale, discord.Locale) else str(locale))
+
+
+@lru_cache(maxsize=256)
+def _catalog_for(locale: str) -> str:
+    """:func:`catalog_locale` of a locale's text, worked out once per text (every message
+    asks it for each line)."""
+    code = locale.strip().replace("_", "-").lower()
     known = available_locales()
     if code in known:
         return code

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 
 from babel import Locale
 from babel.dates import format_date as babel_date
@@ -46,6 +46,19 @@ def format_number(value: Number, locale: str, decimals: int | None = None) -> st
     """``value`` written for ``locale``: ``1,000`` in English, ``1 000`` in French and Czech,
     ``1,5`` for one and a half in Russian; with exactly ``decimals`` digits after the
     separator when given (a rating's ``25.0``)."""
+    if type(value) is int:
+        return _format_whole(value, locale, decimals)
+    return _format(value, locale, decimals)
+
+
+@lru_cache(maxsize=4096)
+def _format_whole(value: int, locale: str, decimals: int | None) -> str:
+    """Whole numbers (scores, counts, targets) are written once each: a table text writes a
+    dozen of them, the same ones move after move."""
+    return _format(value, locale, decimals)
+
+
+def _format(value: Number, locale: str, decimals: int | None) -> str:
     pattern = None if decimals is None else "#,##0" + ("." + "0" * decimals if decimals else "")
     return str(format_decimal(value, format=pattern, locale=_locale(locale)))
 

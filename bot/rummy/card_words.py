@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["RANK_LETTERS", "RANK_WORDS", "SUIT_LETTERS", "SUIT_WORDS", "rank_named", "suit_named"]
+__all__ = [
+    "RANK_LETTERS",
+    "RANK_WORDS",
+    "SUIT_LETTERS",
+    "SUIT_WORDS",
+    "plain",
+    "rank_named",
+    "suit_named",
+]
 
 # The English letters the card parser knows: these tables say which one a name means, so
 # this module needs nothing from the parser (which imports it).
@@ -76,7 +84,7 @@ SUIT_WORDS = {
 }
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
     """Lower case without accents (``Kříže`` -> ``krize``); Cyrillic keeps its letters
     (й and ё are not accents for a Russian reader, but no card name has them)."""
     decomposed = unicodedata.normalize("NFD", text.lower())
@@ -84,21 +92,21 @@ def _plain(text: str) -> str:
 
 
 # Looked up as typed text is: lower case, accents (and the breve of й) dropped.
-RANK_WORDS = {_plain(word): rank for word, rank in RANK_WORDS.items()}
-SUIT_WORDS = {_plain(word): suit for word, suit in SUIT_WORDS.items()}
+RANK_WORDS = {plain(word): rank for word, rank in RANK_WORDS.items()}
+SUIT_WORDS = {plain(word): suit for word, suit in SUIT_WORDS.items()}
 
 
 def rank_named(text: str) -> str | None:
     """The English rank letter a Russian or Czech letter or word names, or None."""
-    plain = _plain(text)
-    return RANK_LETTERS.get(plain) or RANK_WORDS.get(plain)
+    key = plain(text)
+    return RANK_LETTERS.get(key) or RANK_WORDS.get(key)
 
 
 def suit_named(text: str, *, letters: bool = True) -> str | None:
     """The English suit letter a Russian or Czech word (or Russian letter, when ``letters``)
     names, or None."""
-    plain = _plain(text)
-    found = SUIT_WORDS.get(plain)
+    key = plain(text)
+    found = SUIT_WORDS.get(key)
     if found is None and letters:
-        found = SUIT_LETTERS.get(plain)
+        found = SUIT_LETTERS.get(key)
     return found

@@ -12,8 +12,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
+from itertools import accumulate
 
-from bot.rummy.card_words import rank_named, suit_named
+from bot.rummy.card_words import (
+    RANK_LETTERS,
+    RANK_WORDS,
+    SUIT_LETTERS,
+    SUIT_WORDS,
+    plain,
+    rank_named,
+    suit_named,
+)
 from bot.rummy.errors import CardParseError
 
 
@@ -129,11 +138,18 @@ class Card:
 
 def full_pack(decks: int = 1, jokers_per_deck: int = 0) -> list[Card]:
     """Every physical card of ``decks`` packs, in a fixed order (suit, rank, copy)."""
+    return list(_pack(decks, jokers_per_deck))
+
+
+@cache
+def _pack(decks: int, jokers_per_deck: int) -> tuple[Card, ...]:
+    """The cards of :func:`full_pack`, made once per size: every deal and every loaded
+    save asks for them."""
     cards = [
         Card(rank, suit, copy) for copy in range(decks) for suit in Suit for rank in range(1, 14)
     ]
     cards.extend(Card.joker(n) for n in range(decks * jokers_per_deck))
-    return cards
+    return tuple(cards)
 
 
 _RANKS = {"a": 1, "1": 1, "t": 10, "j": 11, "q": 12, "k": 13}
@@ -254,6 +270,12 @@ def _suit(text: str, *, letters: bool = True) -> Suit | None:
     return _SUITS[named] if named else None
 
 
+_LONGEST_NAME = max(
+    map(len, [*_RANKS, *RANK_LETTERS, *RANK_WORDS, *_SUITS, *SUIT_LETTERS, *SUIT_WORDS])
+)
+"""The longest rank or suit name, as it is looked up."""
+
+
 def _named_card(token: str) -> Card | None:
     """One token, rank and suit in either order (``Дп``, ``10ч``, ``тК``, ``Dh``): the
     card when exactly one way of cutting the token names one."""
@@ -261,8 +283,16 @@ def _named_card(token: str) -> Card | None:
     if m is None:
         return None
     body = m[1]
+    # How long each head is as looked up (lower case, accents dropped): a cut with a head or
+    # a tail longer than every name is no card, so a long token costs one pass, not one
+    # lookup per cut.
+    looked_up = list(accumulate((len(plain(ch)) for ch in body), initial=0))
     faces = set()
     for cut in range(1, len(body)):
+        if looked_up[cut] > _LONGEST_NAME:
+            break
+        if looked_up[-1] - looked_up[cut] > _LONGEST_NAME:
+            continue
         head, tail = body[:cut], body[cut:]
         if (rank := _rank(head)) and (suit := _suit(tail)) is not None:
             faces.add((rank, suit))

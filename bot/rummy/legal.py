@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
+from itertools import chain, combinations
 
 from bot.rummy.actions import Discard, LayOff, Meld, SwapJoker, reading_kind
 from bot.rummy.cards import ACE, HIGH_ACE, Card, Suit
@@ -179,25 +179,37 @@ def _joker_groups(jokers: int, sizes: range) -> Iterator[tuple[tuple[Card, ...],
 
 
 def meld_options(ctx: TurnContext) -> list[Meld]:
+    found: list[Meld] = []
+    for options in _meld_readings(ctx):
+        for reading in options:
+            typed, named = _as_typed(reading.slots, len(options) > 1)
+            found.append(Meld(typed, named))
+    return found
+
+
+def _meld_readings(ctx: TurnContext) -> Iterator[list[Reading]]:
+    """The readings of each playable group that is a new meld, one group at a time (so
+    :func:`can_use` stops at the first)."""
     reps, jokers = _representatives(ctx)
     target = ctx.must_use
-    if target is not None and not target.is_joker:
-        reps = {
-            face: c for face, c in reps.items() if face[0] == target.rank or face[1] == target.suit
-        }
-    groups = list(_set_groups(reps, len(jokers), range(3, 5)))
-    for cards in _by_suit(reps).values():
-        groups.extend(_run_groups(cards, len(jokers), ctx.ruleset.ace_high))
-    found: list[Meld] = []
+    same_rank = same_suit = reps
+    if target is not None and not target.is_joker:  # only its set and its runs can hold it
+        same_rank = {face: c for face, c in reps.items() if face[0] == target.rank}
+        same_suit = {face: c for face, c in reps.items() if face[1] == target.suit}
+    groups = chain(
+        _set_groups(same_rank, len(jokers), range(3, 5)),
+        *(
+            _run_groups(cards, len(jokers), ctx.ruleset.ace_high)
+            for cards in _by_suit(same_suit).values()
+        ),
+    )
     for naturals, wild in groups:
         group = (*naturals, *jokers[:wild])
         if not _playable(ctx, group):
             continue
         options = readings(group, ctx.ruleset)
-        for reading in options:
-            typed, named = _as_typed(reading.slots, len(options) > 1)
-            found.append(Meld(typed, named))
-    return found
+        if options:
+            yield options
 
 
 _TYPED_JOKERS = tuple(Card.joker(n) for n in range(16))
@@ -239,23 +251,45 @@ def as_typed(card: Card) -> Card:
 
 
 def layoff_options(ctx: TurnContext) -> list[LayOff]:
+    found: list[LayOff] = []
+    for meld, group, options in _layoff_readings(ctx):
+        on_table = {p.card for p in meld.cards}
+        for reading in options:
+            new = [s for s in reading.slots if s.card in group]
+            cards, named = _as_typed(new, len(options) > 1, on_table)
+            found.append(LayOff(cards, meld.id, named))
+    return found
+
+
+def _layoff_readings(
+    ctx: TurnContext,
+) -> Iterator[tuple[TableMeld, tuple[Card, ...], list[Reading]]]:
+    """Each meld, playable group that fits on it and the readings of the grown meld, one
+    group at a time (so :func:`can_use` stops at the first)."""
     if layoff_refusal(ctx, 1) is not None:
-        return []
+        return
     reps, jokers = _representatives(ctx)
     most = 1 if ctx.ruleset.limit_layoffs else len(ctx.hand)
-    found: list[LayOff] = []
     for meld in ctx.melds:
-        on_table = {p.card for p in meld.cards}
+        if not _may_hold(meld, ctx.must_use):
+            continue
         for naturals, wild in _layoff_groups(ctx.ruleset, meld, reps, len(jokers), most):
             group = (*naturals, *jokers[:wild])
             if not _playable(ctx, group):
                 continue
             options = layoff_readings(meld, group, ctx.ruleset)
-            for reading in options:
-                new = [s for s in reading.slots if s.card in group]
-                cards, named = _as_typed(new, len(options) > 1, on_table)
-                found.append(LayOff(cards, meld.id, named))
-    return found
+            if options:
+                yield meld, group, options
+
+
+def _may_hold(meld: TableMeld, card: Card | None) -> bool:
+    """Whether ``card`` (a card that must be used, if any) could go on ``meld``: a natural
+    only on a set of its rank or a run of its suit."""
+    if card is None or card.is_joker:
+        return True
+    if meld.kind is MeldKind.SET:
+        return card.rank == meld.rank
+    return card.suit == meld.suit
 
 
 def _layoff_groups(
@@ -367,5 +401,34 @@ def play_options(ctx: TurnContext) -> list[Meld | LayOff | SwapJoker | Discard]:
 
 def can_use(ctx: TurnContext, card: Card) -> bool:
     """Whether some meld or lay-off containing ``card`` is legal in ``ctx``."""
+    if not _has_partners(ctx, card):
+        return False
     probe = replace(ctx, must_use=card)
-    return bool(meld_options(probe)) or bool(layoff_options(probe))
+    return any(True for _ in _meld_readings(probe)) or any(True for _ in _layoff_readings(probe))
+
+
+def _has_partners(ctx: TurnContext, card: Card) -> bool:
+    """What any play of ``card`` needs, cheap to tell (most cards deep in a Rummy 500 pile
+    have none of it): a meld on the table of its rank or suit, or two cards in hand, jokers
+    or naturals, that could stand beside it in a set (its rank, another suit) or in a run
+    of three (its suit, at most two places away)."""
+    if card.is_joker or any(_may_hold(meld, card) for meld in ctx.melds):
+        return True
+    jokers = sum(1 for c in ctx.hand if c.is_joker)
+    suits = {c.suit for c in ctx.hand if c.rank == card.rank and c.suit != card.suit}
+    if jokers + len(suits) >= 2:
+        return True
+    places = _places(card, ctx.ruleset.ace_high)
+    near = {
+        c.rank
+        for c in ctx.hand
+        if c.suit == card.suit
+        and c.rank != card.rank
+        and any(0 < abs(p - q) <= 2 for p in _places(c, ctx.ruleset.ace_high) for q in places)
+    }
+    return jokers + len(near) >= 2
+
+
+def _places(card: Card, ace_high: bool) -> tuple[int, ...]:
+    """Where a natural may stand in a run: its rank, and an ace also above the king."""
+    return (ACE, HIGH_ACE) if card.rank == ACE and ace_high else (card.rank,)

@@ -32,6 +32,7 @@ from bot.rummy import (
     TakeDiscard,
     parse_action,
 )
+from bot.rummy.cards import HIGH_ACE
 from bot.rummy.melds import MeldKind, Reading, Slot
 from bot.sessions import Seat, SeatKind
 from cogs.ui import positions
@@ -67,9 +68,11 @@ def slot_text(slot: Slot, loc: str | None = None) -> str:
     Russian reader; :func:`cogs.ui.typed.clean` reads either back), never which deck's copy it
     is (``#`` belongs to meld numbers; the engine picks copies itself)."""
     card = slot.card
-    text = str(Slot(Card(card.rank, card.suit), slot.rank, slot.suit))
+    text = str(Slot(Card(card.rank, card.suit), slot.rank, slot.suit) if card.copy else slot)
+    if loc is None or slot.rank != HIGH_ACE:  # only an ace above the king has a mark
+        return text
     english = t(HIGH_ACE_KEY, "en")
-    if loc is not None and text.endswith(english):
+    if text.endswith(english):
         text = text.removesuffix(english) + t(HIGH_ACE_KEY, loc)
     return text
 

@@ -8,7 +8,11 @@ rest is the stock) and never from the engine's internals.
 from __future__ import annotations
 
 import dataclasses
+import enum
+import types
+import typing
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 import pytest
 
@@ -145,20 +149,43 @@ def run_out_stock(game: Game) -> None:
 
 def cards_in(value: object) -> Iterator[Card]:
     """Every Card reachable from a view (dataclasses, tuples, lists, dicts)."""
+    found: list[Card] = []
+    _collect(value, found)
+    return iter(found)
+
+
+def _collect(value: object, found: list[Card]) -> None:
+    """:func:`cards_in` into ``found``: one pass with no generator per level, since the
+    property tests walk every view of every seat many times a game."""
     if isinstance(value, Card):
-        yield value
-    elif isinstance(value, Ruleset):
+        found.append(value)
+    elif isinstance(value, str | int | float | Ruleset) or value is None:
         return
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from cards_in(getattr(value, f.name))
     elif isinstance(value, tuple | list | set | frozenset):
         for item in value:
-            yield from cards_in(item)
+            _collect(item, found)
     elif isinstance(value, dict):
         for k, v in value.items():
-            yield from cards_in(k)
-            yield from cards_in(v)
+            _collect(k, found)
+            _collect(v, found)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for name in _field_names(type(value)):
+            _collect(getattr(value, name), found)
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The fields of a dataclass that may hold cards: all but those typed as numbers, text,
+    flags or enums (or None)."""
+    hints = typing.get_type_hints(kind)
+    return tuple(f.name for f in dataclasses.fields(kind) if not _holds_no_cards(hints[f.name]))
+
+
+def _holds_no_cards(hint: object) -> bool:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return all(_holds_no_cards(arg) for arg in typing.get_args(hint))
+    plain = (int, str, bool, type(None))
+    return hint in plain or (isinstance(hint, type) and issubclass(hint, enum.Enum))
 
 
 # --- card values straight from the table in rules.md, for hand-derived expectations ------

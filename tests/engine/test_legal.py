@@ -39,8 +39,8 @@ from bot.rummy.melds import PlacedCard, TableMeld, slot_shape
 from bot.rummy.players import random_action
 from tests.engine.conftest import card, cards, new_game
 
-STATES = max(10, 3 * int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "100")))
-"""States per case: more with more property examples."""
+STATES = max(10, 3 * int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "30")))
+"""States per case: 90 in `make test`, more with more property examples (`make soak`: 300)."""
 MAX_GROUP = 7
 """The largest group the oracle tries; larger legal plays are left out of the comparison."""
 
@@ -284,3 +284,19 @@ def test_cards_of_a_set_already_complete_cannot_be_laid_off() -> None:
     game.apply(LayOff([card("7c")], 1))
     assert not any(isinstance(a, LayOff) for a in game.legal_actions())
     check_oracle(game)
+
+
+def test_a_run_of_a_whole_suit_uses_its_ace_at_one_end_only() -> None:
+    """Thirteen hearts in Rummy 500, where the ace is high or low: the run A-K and the run
+    2-A are offered, and no run holds the one ace at both ends."""
+    ruleset = preset("500")
+    hearts = "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh"
+    clubs = "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc"
+    game = new_game(ruleset, [hearts, clubs], upcard="9s", stock="9d")
+    game.apply(DrawStock())
+    melds = [a for a in game.legal_actions() if isinstance(a, Meld)]
+    assert all(len(set(m.cards)) == len(m.cards) and game.can(m) for m in melds)
+    whole = {str(m) for m in melds if len(m.cards) == 13}
+    assert "meld A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥" in whole
+    assert "meld 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥(high)" in whole
+    assert len(whole) == 2

@@ -94,6 +94,7 @@ def test_equality_is_on_the_state_not_on_the_text() -> None:
     game = Game.new(preset("parlett"), ["ann", "bob"], seed=3)
     other = game.copy()
     assert other == game
+    assert repr(other) == repr(game) == "<Game parlett round 1 turn 1 draw players=['ann', 'bob']>"
     other.state.must_use = other.state.hands[0][0]
     assert other != game
     assert game.copy() == game
@@ -292,7 +293,15 @@ def test_the_serializer_does_not_import_the_game() -> None:
 def test_a_damaged_log_stored_apart_is_refused_with_one_error() -> None:
     game = stored_game("v1-500-must-use")
     snapshot = game.to_json(include_log=False)
-    for entry in [{"type": "zzz"}, {"type": "discard", "card": 7}, "draw", {"type": "take"}]:
+    damaged = [
+        {"type": "zzz"},
+        {"type": "discard", "card": 7},
+        {"type": "discard", "card": "Zz"},
+        {"type": "meld", "cards": ["7h", "8h", "9x"]},
+        "draw",
+        {"type": "take"},
+    ]
+    for entry in damaged:
         if entry == {"type": "take"}:
             assert Game.from_json(snapshot, log_json=[entry]).log == (TakeDiscard(1),)
             continue

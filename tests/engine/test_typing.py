@@ -34,7 +34,8 @@ from bot.rummy import (
 from bot.rummy.players import random_action
 from tests.engine.conftest import new_game
 
-EXAMPLES = int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("RUMMY_PROPERTY_EXAMPLES", "30"))
+"""Sized for `make test`; `make soak` sets 100."""
 DISCORD_LIMIT = 2000
 LONGEST_REFUSAL = 300
 """Far below Discord's 2,000 characters, leaving room for the reply around it."""

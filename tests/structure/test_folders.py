@@ -15,7 +15,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from bot.__main__ import EXTENSIONS
-from tests.structure.test_imports import ROOT, Graph, find_cycle, module_files
+from tests.structure.test_imports import ROOT, Graph, find_cycle, module_files, project_graph
 
 
 def folder_of(graph: Graph, module: str) -> str:
@@ -45,7 +45,7 @@ def importers(graph: Graph, source: str, target: str) -> list[str]:
 
 
 def test_the_folder_graph_has_no_cycle() -> None:
-    graph = Graph(module_files())
+    graph = project_graph()
     edges = folder_edges(graph)
     cycle = find_cycle(edges) or []
     how = [line for a, b in pairwise(cycle) for line in importers(graph, a, b)]
@@ -53,7 +53,7 @@ def test_the_folder_graph_has_no_cycle() -> None:
 
 
 def test_the_application_imports_neither_adapters_nor_pictures() -> None:
-    edges = folder_edges(Graph(module_files()))
+    edges = folder_edges(project_graph())
     wrong = {
         f"{folder} -> {target}"
         for folder, targets in edges.items()
