@@ -9,7 +9,7 @@ from bot.rummy import preset
 from bot.sessions import SessionStatus
 from tests.discord.fake import ApiError, RequestRecord, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, dm_has, on_turn
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -119,7 +119,7 @@ async def test_a_stale_dm_control_pressed_brings_its_message_up_to_date(
         ix = await fake.click(user, dm, draw)
         await ix.response()
         await eventually(dm_has(table, user, "rummy:pick:discard:", f":{turn}"))
-        await ix.wait_until(lambda i: any("already" in m.content for m in i.messages), 10)
+        await ix.wait_until(lambda i: any("already" in m.content for m in i.messages), PATIENCE)
         assert not any(c.startswith("rummy:do:draw:") for c in dm.custom_ids())
         assert {r.levelname for r in cog_problems} == {"WARNING"}, cog_problems
         cog_problems.clear()

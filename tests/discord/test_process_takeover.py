@@ -14,7 +14,7 @@ import pytest
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_process import answered, hand_dm, running_bot
 from tests.discord.test_process_shards import play_a_turn
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.postgres_only
 
@@ -46,7 +46,7 @@ async def test_a_killed_process_game_goes_on_in_the_other(
         await eventually(lambda: bool(hand_dm(fake, ann) and hand_dm(fake, bob)))
 
         second.kill()
-        await asyncio.to_thread(second.wait, 10)
+        await asyncio.to_thread(second.wait, PATIENCE)
         taken = "lease of shard 1 gained (generation 2)"
         await eventually(lambda: taken in first_log.read_text(errors="replace"), 30)
         await eventually(lambda: fake.connected_shards == {0, 1}, 30)
