@@ -13,7 +13,6 @@ LONGEST = (
     "tests/engine/test_properties.py",
     "tests/cogs/test_present.py",
     "tests/engine/test_computer.py",
-    "tests/storage/test_pg_outage.py",
     "tests/app/test_launcher_discord.py",
     "tests/app/test_service.py",
     "tests/discord/test_process",
