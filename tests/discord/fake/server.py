@@ -340,7 +340,7 @@ class FakeDiscord:
         self.faults: list[Callable[[RequestRecord], ApiError | None]] = []
         """Faults a test injects: each is asked about every request (after the rate limits)
         and the first error one returns is Discord's answer instead of the route's."""
-        self.holds: list[Callable[[RequestRecord], Awaitable[None] | None]] = []
+        self.holds: list[Callable[[RequestRecord], Awaitable[object] | None]] = []
         """Holds a test injects: each is asked about every request (before the faults) and
         may return an awaitable that the request waits for, as an answer Discord is slow to
         give: a test makes one request wait for the event it checks, with no clock."""
