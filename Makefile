@@ -75,11 +75,12 @@ typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks
 # root: as root pg_virtualenv otherwise uses the system's /etc/postgresql/<v>/regress, which a
 # run killed halfway leaves behind and every later run then refuses to overwrite (and two runs
 # at once would share). Without either the suite runs on SQLite alone and says so.
-# TEST_WORKERS: pytest-xdist's worker processes (see CONTRIBUTING.md for the measurements
-# behind the default). Byte code is written even where the environment turns that off
-# (PYTHONDONTWRITEBYTECODE): else every worker and every `python -m bot` a test starts
-# compiles the same modules again.
-TEST_WORKERS ?= auto
+# TEST_WORKERS: pytest-xdist's worker processes, two more than the cores: many tests wait on
+# sockets and processes, and beside other busy processes more workers keep the suite's
+# share of the cores (CONTRIBUTING.md has the measurements). Byte code is written even where
+# the environment turns that off (PYTHONDONTWRITEBYTECODE): else every worker and every
+# `python -m bot` a test starts compiles the same modules again.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 2)")
 PYTEST := $(PY) -m pytest -W error -q -n $(TEST_WORKERS)
 PG_TEST_URL := postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE
 
