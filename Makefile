@@ -52,7 +52,15 @@ $(DEV_STAMP): pyproject.toml $(CONSTRAINTS) bot/__init__.py | $(PY)
 run: $(RUN_STAMP) ## start the bot (installs only what running needs; settings in .env)
 	$(PY) -m bot
 
-test: lint typecheck pytest ## every check CI runs: ruff, mypy --strict, the whole test suite
+# ruff first (it takes a second), then mypy beside pytest: most of pytest's workers wait on
+# sockets and processes, so mypy mostly fills the time they leave. mypy's lines come after
+# pytest's, whole, and either one failing fails `make test`.
+test: lint $(DEV_STAMP) ## every check CI runs: ruff, mypy --strict, the whole test suite
+	@typing="$$(mktemp)"; \
+	$(MAKE) --no-print-directory typecheck >"$$typing" 2>&1 & mypy=$$!; \
+	$(MAKE) --no-print-directory pytest; tests=$$?; \
+	wait $$mypy; typed=$$?; cat "$$typing"; rm -f "$$typing"; \
+	test $$tests -eq 0 && test $$typed -eq 0
 
 lint: $(DEV_STAMP) ## ruff: lint and formatting check
 	$(PY) -m ruff check .
@@ -71,10 +79,17 @@ typecheck: $(DEV_STAMP) ## mypy --strict over all our code, tests and benchmarks
 # root: as root pg_virtualenv otherwise uses the system's /etc/postgresql/<v>/regress, which a
 # run killed halfway leaves behind and every later run then refuses to overwrite (and two runs
 # at once would share). Without either the suite runs on SQLite alone and says so.
-PYTEST := $(PY) -m pytest -W error -q -n auto
+# TEST_WORKERS: pytest-xdist's worker processes, two more than the cores: many tests wait on
+# sockets and processes, and beside other busy processes more workers keep the suite's
+# share of the cores (CONTRIBUTING.md has the measurements). Byte code is written even where
+# the environment turns that off (PYTHONDONTWRITEBYTECODE): else every worker and every
+# `python -m bot` a test starts compiles the same modules again.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 2)")
+PYTEST := $(PY) -m pytest -W error -q -n $(TEST_WORKERS)
 PG_TEST_URL := postgresql://$$PGUSER:$$PGPASSWORD@$$PGHOST:$$PGPORT/$$PGDATABASE
 
-pytest: $(DEV_STAMP) ## the test suite, one worker per core, on SQLite and PostgreSQL
+pytest: export PYTHONDONTWRITEBYTECODE :=
+pytest: $(DEV_STAMP) ## the test suite on SQLite and PostgreSQL, TEST_WORKERS processes at once
 	@if [ -z "$$RUMMY_TEST_POSTGRES" ] && command -v pg_virtualenv >/dev/null; then \
 		echo "PostgreSQL: a throwaway server started by pg_virtualenv"; \
 		pg_virtualenv -t -o fsync=off sh -c \

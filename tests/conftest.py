@@ -17,6 +17,7 @@ import pytest
 
 from bot.sessions import SessionManager
 from bot.storage import Database, PostgresStore, open_store
+from tests.order import longest_first
 from tests.postgres import ENV, SKIPPED, Databases, server_url
 
 with warnings.catch_warnings():
@@ -53,7 +54,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without a PostgreSQL server its own tests are not collected at all (never skipped)."""
+    """Without a PostgreSQL server its own tests are not collected at all (never skipped);
+    the longest tests are handed out first (see :mod:`tests.order`)."""
+    longest_first(items)
     if server_url() is not None:
         return
     dropped = [item for item in items if item.get_closest_marker("postgres_only")]

@@ -56,9 +56,11 @@ class PostgresStore:
         upto: int | None = None,
         *,
         max_size: int = 10,
+        pool_wait: float = POOL_WAIT,
     ) -> PostgresStore:
         """Connect a pool to ``url`` and apply pending migrations (``migrations`` and
-        ``upto`` exist for tests of the migrations themselves)."""
+        ``upto`` exist for tests of the migrations themselves; ``pool_wait`` for tests of an
+        outage, which need not wait the bot's own :data:`POOL_WAIT`)."""
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
                 await pg_migrate(conn, migrations, upto)
@@ -72,8 +74,8 @@ class PostgresStore:
             configure=_utc,
             # One round trip more per unit, so a server restart costs no failed move.
             check=AsyncConnectionPool.check_connection,
-            timeout=POOL_WAIT,
-            reconnect_timeout=POOL_WAIT,
+            timeout=pool_wait,
+            reconnect_timeout=pool_wait,
             open=False,
             name="store",
         )

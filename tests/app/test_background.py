@@ -9,6 +9,7 @@ import asyncio
 import pytest
 
 from bot.infrastructure.background import stop_tasks, wait_at_most
+from tests.waiting import PATIENCE
 
 
 async def test_a_pause_ends_when_its_event_is_set_or_its_time_is_up() -> None:
@@ -43,7 +44,7 @@ async def test_a_loop_stopped_as_its_event_is_set_stops() -> None:
     for _ in range(20):  # and again, each time in another round
         wake.set()
         stopping = asyncio.create_task(stop_tasks(task))
-        done, _ = await asyncio.wait({stopping}, timeout=5)
+        done, _ = await asyncio.wait({stopping}, timeout=PATIENCE)
         assert stopping in done
         assert task.cancelled()
         task = asyncio.create_task(loop())

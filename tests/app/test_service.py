@@ -23,6 +23,7 @@ import pytest
 from bot.infrastructure.settings import KNOWN_SETTINGS
 from bot.storage import Database
 from tests.app.test_launcher import TOKEN, Running, assert_clean, environment, run_launcher
+from tests.waiting import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +82,7 @@ def test_home_and_relative_paths_are_used_and_shown_in_full(tmp_path: Path, nowh
     )
     try:
         lines = running.wait_for_lines("unfinished games loaded", 1, timeout=30)
-        code, _ = running.stop(signal.SIGTERM, timeout=10)
+        code, _ = running.stop(signal.SIGTERM, timeout=PATIENCE)
     finally:
         running.kill()
     assert code == 0

@@ -32,7 +32,7 @@ def child() -> Iterator[subprocess.Popen[bytes]]:
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(10)
+        process.wait(PATIENCE)
 
 
 def identity_of(pid: int) -> str:
@@ -54,7 +54,7 @@ def test_only_a_process_of_this_place_that_no_longer_runs_is_gone() -> None:
         assert runs(running.pid)
         assert not gone(identity_of(running.pid))
         running.kill()
-        running.wait(10)
+        running.wait(PATIENCE)
         assert gone(identity_of(running.pid))
         # The same dead pid elsewhere, or without a place, proves nothing.
         host, pid, tail = identity_of(running.pid).split(":")
@@ -87,7 +87,7 @@ async def _hold(url: str, shard: int, owner: str) -> None:
 async def test_a_dead_predecessor_s_lease_is_taken_at_once(pg_url: str) -> None:
     with child() as dead:
         dead.kill()
-        dead.wait(10)
+        dead.wait(PATIENCE)
         await _hold(pg_url, 0, identity_of(dead.pid))
     leases = await Leases.open(pg_url)
     keeper = LeaseKeeper(leases, owner=process_identity(), shard_count=1, ttl=LONG)
@@ -112,7 +112,7 @@ async def test_a_live_holder_of_this_machine_is_waited_for(pg_url: str) -> None:
             assert not starting.done()
             assert keeper.held() == frozenset()
             alive.kill()
-            alive.wait(10)
+            alive.wait(PATIENCE)
             await asyncio.wait_for(starting, PATIENCE)  # taken at the next round once it is gone
             await eventually(lambda: keeper.held() == {0})
         finally:

@@ -143,7 +143,7 @@ async def test_a_release_heard_as_the_keeper_stops_does_not_keep_it_running(
         await asyncio.sleep(a.interval / 2)  # its first round done, it waits for the next
         a._released.set()  # what a release notice from another process does
         stopping = asyncio.create_task(a.stop())
-        done, _ = await asyncio.wait({stopping}, timeout=5)  # waits, never cancels it
+        done, _ = await asyncio.wait({stopping}, timeout=PATIENCE)  # waits, never cancels it
         assert stopping in done
         assert a.held() == frozenset()
 

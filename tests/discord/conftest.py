@@ -116,7 +116,7 @@ async def starting(fake: FakeDiscord) -> AsyncIterator[BotFactory]:
         for bot, task in reversed(started):
             await bot.close()
             with contextlib.suppress(asyncio.CancelledError, discord.DiscordException):
-                await asyncio.wait_for(task, 10)
+                await asyncio.wait_for(task, PATIENCE)
 
 
 def pytest_configure(config: pytest.Config) -> None:

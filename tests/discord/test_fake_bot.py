@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import math
 import re
 from typing import Any, Literal
 
@@ -14,7 +15,8 @@ from discord.ext import commands
 
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord, User
-from tests.waiting import eventually
+from tests.discord.fake.server import ANSWER_DEADLINE
+from tests.waiting import PATIENCE, eventually
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"count:(?P<n>\d+)"):
@@ -249,9 +251,9 @@ async def test_login_sync_and_slash_command(fake: FakeDiscord, bot_factory: BotF
     assert not answer.ephemeral
     assert fake.messages(table) == [answer.message]
     assert ix.latency is not None
-    assert ix.latency < 5
+    assert 0 <= ix.latency <= ANSWER_DEADLINE  # a later answer would have been refused
     # Heartbeats are acknowledged: discord.py measures a finite gateway latency.
-    await eventually(lambda: bot.latency < 5)
+    await eventually(lambda: math.isfinite(bot.latency))
 
 
 async def _world(fake: FakeDiscord) -> tuple[Any, Any, User, User]:
@@ -396,7 +398,7 @@ async def test_answer_after_deadline_is_refused(fake: FakeDiscord, bot_factory: 
     [error] = bot.cog.errors
     assert isinstance(error, discord.NotFound)
     assert error.code == 10062
-    fake.interaction_deadline = 10.0
+    fake.interaction_deadline = PATIENCE  # a pause of 0.5 s, as long as the machine needs
     on_time = await fake.slash(alice, table, "late", pause=0.5)
     assert (await on_time.response()).content == "late"
 

@@ -18,15 +18,7 @@ from discord import app_commands
 from tests.discord.conftest import BotFactory
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_fake_bot import ProbeBot
-from tests.waiting import PATIENCE
-
-
-async def _eventually(check: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(0.02)
+from tests.waiting import PATIENCE, eventually
 
 
 async def test_restart_with_same_token(fake: FakeDiscord, bot_factory: BotFactory) -> None:
@@ -37,7 +29,7 @@ async def test_restart_with_same_token(fake: FakeDiscord, bot_factory: BotFactor
     lobby = (await (await fake.slash(alice, table, "rummy new", variant="500")).response()).message
     assert lobby is not None
     await first.close()
-    await _eventually(lambda: not fake.connected)
+    await eventually(lambda: not fake.connected)
     await bot_factory(ProbeBot)
     assert fake.identify_count == 2
     # A persistent (dynamic) button made by the first process works in the second.
@@ -100,7 +92,7 @@ async def test_live_guild_changes_reach_the_bot(fake: FakeDiscord, bot_factory: 
     assert channel.permissions_for(dguild.me).attach_files
 
     guild.set_overwrite(table, fake.bot_user, deny=discord.Permissions(attach_files=True))
-    await _eventually(lambda: not channel.permissions_for(dguild.me).attach_files)
+    await eventually(lambda: not channel.permissions_for(dguild.me).attach_files)
     await channel.send("text still works")
     with pytest.raises(discord.Forbidden) as caught:
         await channel.send(file=discord.File(io.BytesIO(b"x"), "x.png"))
@@ -108,13 +100,13 @@ async def test_live_guild_changes_reach_the_bot(fake: FakeDiscord, bot_factory: 
 
     guild.set_role_permissions(guild.bot_role, 0)
     guild.set_role_permissions(guild.everyone, discord.Permissions(view_channel=True))
-    await _eventually(lambda: not channel.permissions_for(dguild.me).send_messages)
+    await eventually(lambda: not channel.permissions_for(dguild.me).send_messages)
     with pytest.raises(discord.Forbidden):
         await channel.send("no longer")
 
     moderator = guild.add_role("moderator", discord.Permissions(manage_messages=True))
     guild.set_member_roles(fake.bot_user, [guild.bot_role, moderator])
-    await _eventually(lambda: dguild.me.guild_permissions.manage_messages)
+    await eventually(lambda: dguild.me.guild_permissions.manage_messages)
 
     later = guild.add_text_channel("later")
     thread = guild.add_thread(later, "later-thread")
@@ -122,9 +114,9 @@ async def test_live_guild_changes_reach_the_bot(fake: FakeDiscord, bot_factory: 
     alice = fake.add_user("alice")
     asked = await (await fake.slash(alice, thread, "where")).response()
     assert asked.content == "known=True"
-    await _eventually(lambda: bot.get_channel(thread.id) is not None)
+    await eventually(lambda: bot.get_channel(thread.id) is not None)
     other = fake.add_guild("Other")
-    await _eventually(lambda: bot.get_guild(other.id) is not None)
+    await eventually(lambda: bot.get_guild(other.id) is not None)
 
 
 class FrenchBot(ProbeBot):
@@ -282,5 +274,5 @@ async def test_bot_in_another_process_killed_and_restarted(
         finally:
             process.send_signal(signal.SIGKILL)
             await process.wait()
-        await _eventually(lambda: not fake.connected, 10)
+        await eventually(lambda: not fake.connected)
     assert len(set(pids)) == 2

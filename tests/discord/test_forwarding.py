@@ -18,7 +18,7 @@ import pytest
 
 from bot.__main__ import EXTENSIONS
 from bot.app import RummyBot
-from bot.cluster.forwarding import Forwarder, forwarding_for
+from bot.cluster.forwarding import OWNER_CUTOFF, Forwarder, forwarding_for
 from bot.cluster.leases import LeaseKeeper
 from bot.sessions import SessionManager, SessionStatus
 from bot.storage import PostgresStore
@@ -146,8 +146,7 @@ async def test_a_dm_click_is_forwarded_to_the_owner_and_answered_there(
         hand = {str(u.id): len(session.view(str(u.id)).hand) for u in table.players}
         user, click = await dm_draw(table)
         assert (await click.response()).deferred
-        assert click.latency is not None
-        assert click.latency < 3.0
+        assert click.rejected == []  # answered in time: the fake refuses a late answer
         await eventually(lambda: session.seq == before + 1)
         await eventually(lambda: answered(fake, click))
         await fake.redeliver(click)  # delivered twice: handed on and applied once
@@ -199,8 +198,9 @@ async def test_a_click_the_owner_does_not_claim_in_time_fails_and_is_never_appli
         answer = await click.response()
         assert answer.ephemeral
         assert SILENT in answer.content
+        assert click.rejected == []  # answered in time: the fake refuses a late answer
         assert click.latency is not None
-        assert 2.4 < click.latency < 3.0
+        assert click.latency > OWNER_CUTOFF  # the receiver waited for a claim, then gave up
         assert (receiver.forwarder.forwarded, receiver.forwarder.failed) == (1, 1)
 
         # Listening again, the owner finds nothing waiting: the click is never applied.

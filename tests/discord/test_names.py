@@ -9,7 +9,7 @@ import re
 from bot.sessions import Brains
 from tests.discord.fake import Channel, FakeDiscord, Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -104,7 +104,7 @@ async def test_seat_notices_show_names_as_text(
         assert shown is not None
         await eventually(lambda: any(":seat:take:" in c for c in shown.custom_ids()))
         took = await fake.click(mention, shown, shown.button("Take a seat")["custom_id"])
-        await took.wait_until(lambda i: any("took over" in m.content for m in i.messages), 10)
+        await took.wait_until(lambda i: any("took over" in m.content for m in i.messages), PATIENCE)
         await eventually(lambda: _said(table, "takes over the seat of"))
         answers = [m.content for m in took.messages]
         player = session.player_of(bold.id)

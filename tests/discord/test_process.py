@@ -18,7 +18,7 @@ import pytest
 
 from bot.storage import open_store
 from tests.discord.fake import Channel, FakeDiscord, Guild, Message, User
-from tests.waiting import eventually, eventually_async
+from tests.waiting import PATIENCE, eventually, eventually_async
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "Your hand"
@@ -41,7 +41,7 @@ def running_bot(
     finally:
         if process.poll() is None:
             process.kill()
-        process.wait(10)
+        process.wait(PATIENCE)
 
 
 def tables(fake: FakeDiscord, channel: Channel) -> list[Message]:
@@ -159,7 +159,7 @@ async def test_killed_mid_round_the_game_goes_on_with_the_same_buttons(
         database = env.get("DATABASE_URL", env["DATABASE_PATH"])
         await eventually_async(lambda: noted(database, table.id))
         first.send_signal(signal.SIGKILL)
-        first.wait(10)
+        first.wait(PATIENCE)
     identified = fake.identify_count
     with running_bot(fake, env, log):
         await fake.wait_ready(30, sessions=identified + 1)

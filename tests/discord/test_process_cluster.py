@@ -18,7 +18,7 @@ import pytest
 from tests.discord.fake import Channel, FakeDiscord, Guild, User
 from tests.discord.test_process import answered, hand_dm, running_bot, tables, with_button
 from tests.discord.test_process_shards import play_a_turn
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.postgres_only
 
@@ -51,7 +51,9 @@ async def test_two_processes_of_two_shards_forward_clicks_and_survive_a_kill(
     env = {
         "DATABASE_URL": pg_url,
         "SHARD_COUNT": "4",
-        "LEASE_SECONDS": "4",
+        # Renewal rounds 4 s apart, each allowed 4 s: a loaded machine keeps its leases (a
+        # dead process of this machine is taken over at the next round all the same).
+        "LEASE_SECONDS": "12",
         "LOG_LEVEL": "DEBUG",
         "DISCORD_LOG_LEVEL": "WARNING",
     }
@@ -92,7 +94,7 @@ async def test_two_processes_of_two_shards_forward_clicks_and_survive_a_kill(
 
         # The second process dies between that draw and its discard.
         second.kill()
-        await asyncio.to_thread(second.wait, 10)
+        await asyncio.to_thread(second.wait, PATIENCE)
         taken = "shards [2, 3] taken over; 2 unfinished games loaded"
         await eventually(lambda: taken in first_log.read_text(errors="replace"), 30)
         await eventually(lambda: fake.connected_shards == {0, 1, 2, 3}, 30)

@@ -19,7 +19,7 @@ from tests.discord.helpers import (
     dm_has,
     play_to_end,
 )
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -223,7 +223,9 @@ async def _finished_without_thread(table: Table) -> tuple[int, Message]:
     await deal(table, target=1)
     game_id = table.session().game_id
     await play_to_end(table)
-    final = await table.fake.wait_for(lambda m: f"rummy:again:{game_id}" in m.custom_ids(), 10)
+    final = await table.fake.wait_for(
+        lambda m: f"rummy:again:{game_id}" in m.custom_ids(), PATIENCE
+    )
     return game_id, final
 
 

@@ -14,7 +14,7 @@ from PIL import Image, ImageSequence
 from bot.rummy import Discard
 from tests.discord.fake import Channel, Message, User
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal, play_to_end
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -153,7 +153,7 @@ async def test_replays_asked_at_once_are_made_once_per_person_and_per_channel(
         ]
         asks.append(await fake.slash(bob, table.channel, "rummy replay", game=game_id))
         for ix in asks:
-            await ix.response(10)
+            await ix.response(PATIENCE)
             await ix.wait_until(lambda i: any(m.content for m in i.messages), 60)
         await eventually(
             lambda: all(  # every request answered in full: a picture or a refusal

@@ -9,7 +9,7 @@ from bot.sessions import Brains
 from tests.discord.fake import FakeDiscord
 from tests.discord.helpers import Bots, Table, bots, cog_problems, deal
 from tests.sessions.conftest import store_of
-from tests.waiting import eventually
+from tests.waiting import PATIENCE, eventually
 
 __all__ = ["bots", "cog_problems"]
 
@@ -50,7 +50,7 @@ async def test_a_second_take_a_seat_by_the_one_it_seated_says_they_are_seated(
         clicks = [await fake.click(cat, shown, take), await fake.click(cat, shown, take)]
         said = []
         for ix in clicks:
-            await ix.wait_until(lambda i: any(m.content for m in i.messages), 10)
+            await ix.wait_until(lambda i: any(m.content for m in i.messages), PATIENCE)
             said.append(ix.messages[-1].content)
         assert any("You took over the seat of" in x for x in said), said
         assert not any("already started" in x for x in said), said

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 import pytest
@@ -256,9 +256,10 @@ def display_games(table: Table) -> list[GameMessages]:
 async def test_a_failing_table_edit_does_not_hold_back_the_next_players_dm(
     bots: Bots, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Discord answers 500 to every edit of the table message (discord.py retries each for
-    about 26 seconds): the next player's "your turn" DM comes all the same, and the table
-    is shown once Discord takes edits again. Each refused edit waits its own backoff."""
+    """Discord holds the bot's edit of the table message without answering, then answers 500
+    to each edit (discord.py retries each for about 26 seconds): the next player's "your
+    turn" DM comes while the edit waits, and the table is shown once Discord takes edits
+    again. Each refused edit waits its own backoff."""
     async with bots.table("ann", "bob") as table:
         fake = table.fake
         await deal(table)
@@ -275,13 +276,24 @@ async def test_a_failing_table_edit_does_not_hold_back_the_next_players_dm(
             await eventually(dm_exists(table, user))
         await eventually(lambda: all(not m.dirty for m in display_games(table)))
         down = [True]
+        released = asyncio.Event()
+
+        def table_edit(record: RequestRecord) -> bool:
+            return record.method == "PATCH" and record.path.endswith(f"/{shown.id}")
+
+        def hold(record: RequestRecord) -> Awaitable[bool] | None:
+            return released.wait() if table_edit(record) and not released.is_set() else None
 
         def outage(record: RequestRecord) -> ApiError | None:
-            if down and record.method == "PATCH" and record.path.endswith(f"/{shown.id}"):
+            if down and table_edit(record):
                 return ApiError(500, 0, "500: Internal Server Error")
             return None
 
+        def held() -> list[RequestRecord]:
+            return [r for r in fake.requests if table_edit(r) and not r.done]
+
         edits = shown.edits
+        fake.holds.append(hold)
         fake.faults.append(outage)
         with caplog.at_level(logging.WARNING, logger="cogs"):
             assert "drew" in await table.text(mover, "draw", source="stock")
@@ -291,16 +303,13 @@ async def test_a_failing_table_edit_does_not_hold_back_the_next_players_dm(
             assert after.current is not None
             assert after.current != view.current
             nxt = users[after.current]
-            # While the table's edit is still being retried: discord.py tries a 500 five
-            # times (over some 16 s) before it gives up.
+            # While the table's edit waits for Discord: a DM queued behind it would never
+            # come, and the wait below would fail.
+            await eventually(lambda: bool(held()))
             await eventually(dm_has(table, nxt, "rummy:do:", f":{after.turn}"))
-            refused = [r for r in fake.requests if r.path.endswith(f"/{shown.id}")]
-            assert len([r for r in refused if r.status == 500]) < 5
-            await eventually(
-                lambda: any(
-                    r.status == 500 for r in fake.requests if r.path.endswith(f"/{shown.id}")
-                ),
-            )
+            assert held()
+            released.set()
+            await eventually(lambda: any(r.status == 500 for r in fake.requests if table_edit(r)))
             down.clear()
             await eventually(lambda: shown.edits > edits, 60)
         patches = [

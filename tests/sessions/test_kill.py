@@ -19,6 +19,7 @@ from bot.storage.pg_connection import PgConnection
 from bot.storage.pg_migrate import pg_schema_version
 from bot.storage.sql_repository import SqlRepository
 from tests.sessions.conftest import engine_game
+from tests.waiting import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +60,7 @@ def read_acks(proc: subprocess.Popen[str], count: int, step: bool) -> list[dict[
 
 def kill(proc: subprocess.Popen[str]) -> None:
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
+    proc.wait(timeout=PATIENCE)
     assert proc.returncode == -signal.SIGKILL
     for stream in (proc.stdin, proc.stdout):
         assert stream is not None

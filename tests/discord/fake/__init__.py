@@ -99,6 +99,8 @@ Main API (see the classes for details):
 - Faults: `faults`, a list of callables a test fills: each gets every request's
   `RequestRecord` (method, route, path, interaction_id) and may return an `ApiError`
   (a 500, an expired interaction's 10062) that is answered instead of the route's own.
+  `holds`, a list of callables likewise asked first: one may return an awaitable the
+  request waits for before it is answered (an edit held until the event a test checks).
 - Gateway: `wait_ready(timeout, *, sessions=None, shards=None)`, `connected` (every shard),
   `connected_shards`, `identify_count`, `resume_count`, `disconnect(code, *, shard=None)`
   (4000: the bot resumes).

@@ -340,6 +340,10 @@ class FakeDiscord:
         self.faults: list[Callable[[RequestRecord], ApiError | None]] = []
         """Faults a test injects: each is asked about every request (after the rate limits)
         and the first error one returns is Discord's answer instead of the route's."""
+        self.holds: list[Callable[[RequestRecord], Awaitable[object] | None]] = []
+        """Holds a test injects: each is asked about every request (before the faults) and
+        may return an awaitable that the request waits for, as an answer Discord is slow to
+        give: a test makes one request wait for the event it checks, with no clock."""
         self.interactions: list[Interaction] = []
         self._by_token: dict[str, Interaction] = {}
         self._by_id: dict[int, Interaction] = {}
@@ -1298,6 +1302,10 @@ class FakeDiscord:
             self._global.hit(now)
         bucket.hit(now)
         headers.update(self._bucket_headers(route, bucket, now))
+        for hold in tuple(self.holds):
+            waiting = hold(record)
+            if waiting is not None:
+                await waiting
         for fault in tuple(self.faults):
             injected = fault(record)
             if injected is not None:
