@@ -130,27 +130,29 @@ def _title(layout: Layout, title: str, banner: str | None, sub: str) -> tuple[in
         at = y + line_height(TITLE) - line_height(READ) - 2
         layout.label("subtitle", WIDTH - MARGIN, at, sub, READ, theme.muted, align="right")
         return y + line_height(TITLE) + 4, True
-    lines = break_lines(title, TITLE, room - (banner_w if beside else 0), most=3)
+    lines = break_lines(title, TITLE, room - (banner_w if beside else 0), most=4)
     for n, line in enumerate(lines):
         layout.label(
             "title" if n == 0 else f"title:line{n + 1}", MARGIN, y, line, TITLE, theme.text
         )
         y += line_height(TITLE) + 4
     if banner is not None:
-        layout.label(
-            "banner",
-            WIDTH - MARGIN if beside else MARGIN,
-            MARGIN if beside else y,
-            banner,
-            READ_BOLD,
-            theme.on_accent,
-            background=theme.accent,
-            pad=PILL_PAD,
-            max_width=room,
-            align="right" if beside else "left",
-        )
-        if not beside:
-            y += line_height(READ_BOLD) + PILL_PAD + 8
+        # beside the title on its line, or under it in as many pills as the names need
+        parts = [banner] if beside else break_lines(banner, READ_BOLD, room - 2 * PILL_PAD, 4)
+        for n, part in enumerate(parts):
+            layout.label(
+                "banner" if n == 0 else f"banner:line{n + 1}",
+                WIDTH - MARGIN if beside else MARGIN,
+                MARGIN if beside else y,
+                part,
+                READ_BOLD,
+                theme.on_accent,
+                background=theme.accent,
+                pad=PILL_PAD,
+                align="right" if beside else "left",
+            )
+            if not beside:
+                y += line_height(READ_BOLD) + PILL_PAD + 8
     return y, False
 
 
