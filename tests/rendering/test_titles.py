@@ -48,9 +48,7 @@ def _round(reason: RoundEnd, ender: str, over: bool) -> tuple[GameView, RoundRes
 
 
 def titles(layout: Layout) -> list[str]:
-    return [
-        i.text for i in layout.items if isinstance(i, Label) and i.name.split(":")[0] in TITLES
-    ]
+    return [i.text for i in layout.items if isinstance(i, Label) and i.name.split(":")[0] in TITLES]
 
 
 def cases(name: str) -> Iterator[tuple[str, Layout]]:
