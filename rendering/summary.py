@@ -33,12 +33,17 @@ from rendering.text import break_lines, display_name, line_height, text_width
 from rendering.theme import get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
-MINI = CardSize(62, 87)
-"""As large as the table's cards, so ranks read at the size Discord shows the picture."""
-MINI_CROWDED = CardSize(50, 70)
+MINI = CardSize(62, 72)
+"""As wide as the table's pile cards, with ranks at the floor's size, and shorter: the
+cards left are read by their corners, and a lower row keeps four players' rounds
+landscape."""
+MINI_CROWDED = CardSize(50, 62)
 """From seven players on, so the picture stays no higher than it is wide."""
 CROWDED = 7
 NAME_MIN, NAME_MAX = 150, 360
+NAME_LINES = 5
+"""The most lines a name takes in its column: enough for the longest name the bot keeps
+(32 characters, CJK included), so that only a longer one is cut."""
 COLUMN_GAP = 24
 ROW_PAD = 6
 
@@ -240,7 +245,8 @@ def layout_round_summary(
         if i >= len(result.totals):
             break
         # A long name takes a second line, and the row grows for it, rather than be cut.
-        lines = break_lines(display_name(seat.player, names), READ_BOLD, name_width - 32, 4)
+        name = display_name(seat.player, names)
+        lines = break_lines(name, READ_BOLD, name_width - 32, NAME_LINES)
         tag = tags[i]
         text_h = (len(lines) + bool(tag)) * line_h
         row_h = max(mini.height + 3, text_h) + 2 * ROW_PAD

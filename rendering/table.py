@@ -49,8 +49,15 @@ from rendering.style import (
     game_over_text,
     number,
 )
-from rendering.text import SEPARATOR, break_lines, display_name, line_height, text_width
-from rendering.theme import Theme, get_theme, player_colour
+from rendering.text import (
+    SEPARATOR,
+    break_lines,
+    break_widths,
+    display_name,
+    line_height,
+    text_width,
+)
+from rendering.theme import INK_BLACK, Theme, get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
 SMALL_TABLE = 4
@@ -169,15 +176,11 @@ def _banner_lines(text: str, room: int) -> tuple[str, ...]:
     """The game's result in pills a line each: beside the piles as wide as ``room``, under
     them as wide as the table, so that a winner's name is never cut."""
     piles_bottom = MARGIN + line_height(READ_BOLD) + 4 + PILE.height + 3
-    lines: list[str] = []
-    top = MARGIN + line_height(TITLE) + ROW_GAP
-    while text:
-        width = (room if top < piles_bottom else INNER) - 2 * PILL_PAD
-        head = break_lines(text, READ_BOLD, width, most=2 if len(lines) < 4 else 1)[0]
-        lines.append(head)
-        text = text[len(head) :].strip().removeprefix("·").strip() if len(lines) < 5 else ""
-        top += _pill_h() + ROW_GAP
-    return tuple(lines)
+    widths = []
+    for n in range(5):
+        top = MARGIN + line_height(TITLE) + ROW_GAP + n * (_pill_h() + ROW_GAP)
+        widths.append((room if top < piles_bottom else INNER) - 2 * PILL_PAD)
+    return tuple(break_widths(text, READ_BOLD, widths))
 
 
 def _left_room(view: GameView, words: Words) -> int:
@@ -204,7 +207,7 @@ def _frame(view: GameView, words: Words, texts: _HeaderTexts) -> Frame:
     deep = view.ruleset.deep_discard
     header = _header_bottom(deep, texts)
     band = header + GAP
-    own_row = deep and len(view.discard) > _pile_fits(words)[0]
+    own_row = deep and len(view.discard) > _header_holds(words)
     body = band + (_pile_row_h() + GAP if own_row else 0)
     legend = _legend_h() if _laid_off(view) else 0
     pile_rows = body - header + _header_bottom(deep) - _header_bottom(False) - GAP
@@ -252,8 +255,16 @@ def layout_table(
     }
     inner = frame.panel_w - 2 * PANEL_PAD
     winners = frozenset(view.winners)
-    headings = {s.player: _heading_h(s, view.is_over, winners, inner, words) for s in seats}
-    plans, heights = _fit(frame, seats, melds, headings, _dots(view), words)
+    headings = {
+        lines: {
+            s.player: _heading_h(
+                s, view.is_over, winners, inner, display_name(s.player, names), lines, words
+            )
+            for s in seats
+        }
+        for lines in (1, 2)
+    }
+    plans, heights, lines = _fit(frame, seats, melds, headings, _dots(view), words)
 
     height = frame.body + sum(heights) + GAP * (len(heights) - 1) + frame.legend + MARGIN
     layout = Layout(chosen, WIDTH, height)
@@ -261,12 +272,13 @@ def layout_table(
     if view.ruleset.deep_discard:
         _deep_pile(layout, view.discard, four_colour, frame.band, words)
 
-    panel = _Panel(layout, four_colour, view, names, frame, words)
+    panel = _Panel(layout, four_colour, view, names, frame, words, lines)
     y = frame.body
     for row in range(frame.rows):
         for column, seat in enumerate(seats[row * frame.columns : (row + 1) * frame.columns]):
             x = MARGIN + column * (frame.panel_w + GAP)
-            panel.draw(seat, plans[seat.player], (x, y), heights[row], headings[seat.player])
+            heading = headings[lines][seat.player]
+            panel.draw(seat, plans[seat.player], (x, y), heights[row], heading)
         y += heights[row] + GAP
     if panel.laid_off:
         y = y - GAP + 8
@@ -283,21 +295,26 @@ def _fit(
     frame: Frame,
     seats: Sequence[SeatView],
     melds: Mapping[str, Sequence[TableMeld]],
-    headings: Mapping[str, int],
+    by_lines: Mapping[int, Mapping[str, int]],
     dots: bool,
     words: Words,
-) -> tuple[dict[str, _Plan], list[int]]:
-    """Each player's melds planned with the largest cards that fit, and each panel row's
-    height; with the smallest cards, what does not fit is left out."""
+) -> tuple[dict[str, _Plan], list[int], int]:
+    """Each player's melds planned with the largest cards that fit, each panel row's
+    height, and how many lines a name may take. Names take two lines where that keeps
+    every meld in with cards whose ranks keep the floor's size, else one; then smaller
+    cards are tried; with the smallest, what does not fit is left out."""
     inner = frame.panel_w - 2 * PANEL_PAD
     plans: dict[str, _Plan] = {}
-    sizes = [CardSize(w, round(w * 1.4)) for w in CARD_WIDTHS]
-    sizes += [CardSize(w, round(w * 1.4), floor=False) for w in CROWDED_WIDTHS]
-    for size in sizes:
-        plans = {p: _plan(ms, size, inner, dots) for p, ms in melds.items()}
-        heights = _row_heights(frame, seats, plans, headings)
-        if heights is not None:
-            return plans, heights
+    floor = [CardSize(w, round(w * 1.4)) for w in CARD_WIDTHS]
+    crowded = [CardSize(w, round(w * 1.4), floor=False) for w in CROWDED_WIDTHS]
+    for sizes in (floor, crowded):
+        for lines in (2, 1):
+            for size in sizes:
+                plans = {p: _plan(ms, size, inner, dots) for p, ms in melds.items()}
+                heights = _row_heights(frame, seats, plans, by_lines[lines])
+                if heights is not None:
+                    return plans, heights, lines
+    headings = by_lines[1]
     rows = [
         [s.player for s in seats[row * frame.columns : (row + 1) * frame.columns]]
         for row in range(frame.rows)
@@ -314,7 +331,7 @@ def _fit(
         heights.append(least + more)
         for p in row:
             plans[p] = _cut(plans[p], heights[-1] - 2 * PANEL_PAD - headings[p] - 8, inner, words)
-    return plans, heights
+    return plans, heights, 1
 
 
 def _shares(needs: Sequence[int], room: int) -> list[int]:
@@ -393,7 +410,21 @@ def _badge_top(size: CardSize) -> int:
 
 
 def _block_h(size: CardSize, dots: bool) -> int:
-    return max(size.height, _badge_top(size) + _badge_h()) + 3 + (DOT + 4 if dots else 0)
+    below = DOT + 4 if dots and not _dots_on_cards(size) else 0
+    return max(size.height, _badge_top(size) + _badge_h()) + 3 + below
+
+
+def _dots_on_cards(size: CardSize) -> bool:
+    """Whether a lay-off dot goes on its card, under the corner index, rather than in a row
+    of its own under the meld: on a card with room for it there, which costs no height."""
+    return size.floor and size.height - size.index_bottom >= DOT + 6
+
+
+def _dot_y(size: CardSize) -> int:
+    """The centre of a lay-off dot, from the top of its meld's cards."""
+    if _dots_on_cards(size):
+        return (size.index_bottom + size.height) // 2
+    return _block_h(size, False) + DOT // 2 + 2
 
 
 def _badge_h() -> int:
@@ -547,15 +578,15 @@ def _order(
 
 
 def _piles(layout: Layout, view: GameView, x: int, stock_w: int, words: Words) -> None:
-    """The stock, then the discard pile's top card (in Rummy 500, its count: the pile has
-    rows of its own)."""
+    """The stock, then the discard pile's top card (in Rummy 500, the stock's and the pile's
+    counts only: the pile has rows of its own, starting under them)."""
     theme = layout.theme
     card_y = MARGIN + line_height(READ_BOLD) + 4
     stock = words("picture.table.stock", count=number(view.stock_size, words))
     layout.label("stock", x, MARGIN, stock, READ_BOLD, theme.muted)
-    if view.stock_size:
+    if view.stock_size and not view.ruleset.deep_discard:
         layout.card(CardArt.card_back(PILE, theme.name), x, card_y)
-    else:
+    elif not view.ruleset.deep_discard:
         _empty_slot(layout, x, card_y, PILE)
     x += stock_w + PILE_GAP
     caption = words("picture.table.discard", count=number(view.discard_size, words))
@@ -576,9 +607,9 @@ def _depth_step() -> int:
 
 def _pile_rows(words: Words) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(left, top, width) of the Rummy 500 pile's two rows: the deepest cards in the header
-    beside the stock, the rest, with the top card, across the table below it."""
-    stock_w, _ = _pile_columns(words)
-    left = DEEP_PILES + stock_w + PILE_GAP
+    under the counts of the stock and the pile, the rest, with the top card, across the
+    table below it."""
+    left = DEEP_PILES
     upper = (left, MARGIN + line_height(READ_BOLD) + 4, WIDTH - MARGIN - left)
     return upper, (MARGIN, 0, INNER)
 
@@ -588,6 +619,14 @@ def _pile_fits(words: Words) -> tuple[int, int]:
     upper, lower = _pile_rows(words)
     full = _depth_step()
     return (upper[2] - PILE.width) // full + 1, (lower[2] - PILE.width) // full + 1
+
+
+def _header_holds(words: Words) -> int:
+    """How many cards the header's row of the Rummy 500 pile holds on its own, as close as
+    their corners allow (a depth under every second card): a pile needs a row of its own
+    only when it is deeper."""
+    upper, _ = _pile_rows(words)
+    return (upper[2] - PILE.width) // PILE.strip + 1
 
 
 def _deep_pile(
@@ -608,7 +647,7 @@ def _deep_pile(
     lower = (lower[0], y, lower[2])
     fits = _pile_fits(words)
     count = len(pile)
-    if count <= fits[0]:
+    if count <= _header_holds(words):
         split = count
     elif count <= sum(fits):
         split = fits[0]
@@ -678,6 +717,9 @@ def _art(card: Card, size: CardSize, theme: Theme, four_colour: bool) -> CardArt
 # --- the players' panels --------------------------------------------------------------------
 
 
+NAME_X = 22
+"""Where a panel's name starts, right of its player's colour."""
+
 TAG_TEXT = {
     "turn": "picture.tag.turn",
     "dealer": "picture.tag.dealer",
@@ -733,18 +775,37 @@ def _score_text(seat: SeatView, words: Words) -> str:
 
 
 def _heading_h(
-    seat: SeatView, over: bool, winners: frozenset[str], width: int, words: Words
+    seat: SeatView,
+    over: bool,
+    winners: frozenset[str],
+    width: int,
+    name: str,
+    lines: int,
+    words: Words,
 ) -> int:
-    """The name row, then as many rows as the card count, the tags and the score need.
+    """The name's rows, then as many rows as the card count, the tags and the score need.
 
-    The turn's pill goes on the name's row, and the rows are counted as if the hand were
-    two digits long, so a panel keeps its height while the turn goes round and cards come
-    and go."""
+    The turn's pill goes on the name's first row, and the rows are counted as if it were
+    always there and the hand two digits long, so a panel keeps its height while the turn
+    goes round and cards come and go."""
     counts = (words.count("picture.cards", n) for n in (seat.hand_size, 88))
     count = max(counts, key=lambda text: text_width(text, READ))
     tags = [t for t in _tags(seat, over, winners) if t != "turn"]
     rows = _status(width, count, tags, _score_text(seat, words), words).rows
-    return _pill_h() + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
+    more = len(_name_lines(name, width, lines, words)) - 1
+    return (
+        _pill_h() + ROW_GAP + more * line_height(READ_BOLD) + rows * (_pill_h() + ROW_GAP) - ROW_GAP
+    )
+
+
+def _name_lines(name: str, width: int, lines: int, words: Words, turn: bool = True) -> list[str]:
+    """A panel's name in one line, beside the turn's pill when ``turn``, or with ``lines``
+    2, in two: the second as wide as the panel. A name longer than its lines is cut at the
+    end of the last (the message posted with the picture has it whole). A panel's height
+    counts the lines as if the pill were there, so it keeps its height as the turn goes
+    round."""
+    pill = text_width(words(TAG_TEXT["turn"]), READ_BOLD) + 2 * PILL_PAD + 8 if turn else 0
+    return break_widths(name, READ_BOLD, (width - NAME_X - pill, width - NAME_X)[:lines])
 
 
 class _Panel:
@@ -758,8 +819,10 @@ class _Panel:
         names: Mapping[str, str] | None,
         frame: Frame,
         words: Words,
+        name_lines: int,
     ) -> None:
         self.layout, self.four_colour, self.names = layout, four_colour, names
+        self.name_lines = name_lines
         self.words = words
         self.width = frame.panel_w
         self.colours = {s.player: player_colour(layout.theme, s.seat) for s in view.seats}
@@ -793,26 +856,22 @@ class _Panel:
         has a place of its own so that panels keep their height as it goes round."""
         layout, theme, words = self.layout, self.layout.theme, self.words
         pill_h = _pill_h()
-        name_right = right
         if seat.is_current and not self.over:
             text = words(TAG_TEXT["turn"])
             turn_x = right - text_width(text, READ_BOLD) - 2 * PILL_PAD
-            box = self._tag("turn", seat, turn_x, top, text)
-            name_right = box.x0 - 8
+            self._tag("turn", seat, turn_x, top, text)
         name_y = top + PILL_PAD // 2
         dot_y = name_y + line_height(READ_BOLD) // 2
         layout.dot(left + 7, dot_y, 14, self.colours.get(seat.player, theme.muted))
         name = display_name(seat.player, self.names)
-        layout.label(
-            f"name:{seat.seat}",
-            left + 22,
-            name_y,
-            name,
-            READ_BOLD,
-            theme.text,
-            max_width=name_right - left - 22,
-        )
-        y = top + pill_h + ROW_GAP
+        current = seat.is_current and not self.over
+        lines = _name_lines(name, right - left, self.name_lines, words, turn=current)
+        for n, line in enumerate(lines):
+            at = name_y + n * line_height(READ_BOLD)
+            label = f"name:{seat.seat}" if n == 0 else f"name:{seat.seat}:line{n + 1}"
+            layout.label(label, left + NAME_X, at, line, READ_BOLD, theme.text)
+        counted = len(_name_lines(name, right - left, self.name_lines, words))
+        y = top + pill_h + ROW_GAP + (counted - 1) * line_height(READ_BOLD)
         text_y = y + PILL_PAD // 2
         score = _score_text(seat, words)
         count = words.count("picture.cards", seat.hand_size)
@@ -862,7 +921,8 @@ class _Panel:
                     self.laid_off = True
                     colour = self.colours.get(card.placed_by, theme.muted)
                     cx = box.x0 + min(placed.step, size.strip) // 2
-                    layout.dot(cx, my + _block_h(size, False) + DOT // 2 + 2, DOT, colour)
+                    outline = INK_BLACK if _dots_on_cards(size) else None
+                    layout.dot(cx, my + _dot_y(size), DOT, colour, outline)
         if plan.left_out:
             mx, my = x + plan.more_at[0], y + plan.more_at[1]
             text = _more_text(plan.left_out, self.words)
