@@ -41,6 +41,8 @@ MINI_CROWDED = CardSize(50, 62)
 """From seven players on, so the picture stays no higher than it is wide."""
 CROWDED = 7
 NAME_MIN, NAME_MAX = 150, 360
+CLOSE = 24
+"""The closest the cards left may be while every rank still shows: the width of its digits."""
 NAME_LINES = 5
 """The most lines a name takes in its column: enough for the longest name the bot keeps
 (32 characters, CJK included), so that only a longer one is cut."""
@@ -161,6 +163,23 @@ def _title(layout: Layout, title: str, banner: str | None, sub: str) -> tuple[in
     return y, False
 
 
+def _card_rows(count: int, room: int, size: CardSize) -> list[tuple[tuple[int, int], int]]:
+    """The cards left in rows of ``room`` pixels: (first, end) of each row and its fan step.
+    One row while every corner shows at :data:`CLOSE`; more, each lower by a corner, when
+    they would not, so that no rank is covered."""
+    if count <= 1:
+        return [((0, count), size.strip)]
+    per_row = max(1, (room - size.width) // CLOSE + 1)
+    lines = -(-count // per_row)
+    per_row = -(-count // lines)
+    rows = []
+    for start in range(0, count, per_row):
+        end = min(count, start + per_row)
+        fit = (room - size.width) // max(1, end - start - 1)
+        rows.append(((start, end), max(8, min(size.strip, fit))))
+    return rows
+
+
 def layout_round_summary(
     view: GameView,
     result: RoundResult | None = None,
@@ -218,7 +237,9 @@ def layout_round_summary(
     longest = max([longest, *(text_width(tag, READ_BOLD) for tag in tags)])
     numbers_left = right_edges[columns[0]] - widths[columns[0]] + COLUMN_GAP
     mini = MINI if len(seated) < CROWDED else MINI_CROWDED
-    most = numbers_left - MARGIN - 12 - mini.width - 2 * mini.strip
+    # the names are as wide as they need, short of leaving the cards left less than four
+    # cards' room with every corner showing; a larger hand takes a second row
+    most = numbers_left - MARGIN - 24 - mini.width - 3 * CLOSE
     name_width = min(NAME_MAX, most, max(NAME_MIN, longest + 32 + 8))
     cards_x = MARGIN + name_width + 12
     cards_room = numbers_left - 12 - cards_x
@@ -249,7 +270,10 @@ def layout_round_summary(
         lines = break_lines(name, READ_BOLD, name_width - 32, NAME_LINES)
         tag = tags[i]
         text_h = (len(lines) + bool(tag)) * line_h
-        row_h = max(mini.height + 3, text_h) + 2 * ROW_PAD
+        hand = sorted(result.hands[i])
+        rows = _card_rows(len(hand), cards_room, mini)
+        cards_h = mini.height + 3 + (len(rows) - 1) * (mini.index_bottom + 4)
+        row_h = max(cards_h, text_h) + 2 * ROW_PAD
         fill = chosen.panel if i % 2 == 0 else chosen.panel_alt
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + row_h), fill, radius=RADIUS)
         mid = y + row_h // 2
@@ -268,11 +292,12 @@ def layout_round_summary(
                 chosen.accent,
                 max_width=name_width - 32,
             )
-        hand = result.hands[i]
         if hand:
-            step = min(mini.strip, max(8, (cards_room - mini.width) // max(1, len(hand) - 1)))
-            arts = [CardArt.of(c, mini, chosen.name, False) for c in sorted(hand)]
-            layout.fan(arts, cards_x, mid - (mini.height + 3) // 2, step)
+            top = mid - cards_h // 2
+            for (start, end), step in rows:
+                arts = [CardArt.of(c, mini, chosen.name, False) for c in hand[start:end]]
+                layout.fan(arts, cards_x, top, step)
+                top += mini.index_bottom + 4
         elif text_width(words("picture.summary.no_cards"), READ) <= cards_room:
             layout.label(
                 f"nocards:{i}",
