@@ -220,8 +220,10 @@ def small_ranks(picture: Picture) -> tuple[list[str], int, float]:
     face = picture.layout.theme.card_face
     small, measured, least = [], 0, float("inf")
     for item in picture.layout.items:
-        art = item.art if isinstance(item, CardItem) else None
-        if art is None or art.back or art.suit is None or not art.size.floor:
+        if not isinstance(item, CardItem):
+            continue
+        art = item.art
+        if art.back or art.suit is None or not art.size.floor:
             continue
         size = art.size
         top = item.y + size.rank_top
