@@ -33,7 +33,7 @@ from rendering.text import break_lines, display_name, line_height, text_width
 from rendering.theme import get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
-MINI = CardSize(62, 72)
+MINI = CardSize(62, 68)
 """As wide as the table's pile cards, with ranks at the floor's size, and shorter: the
 cards left are read by their corners, and a lower row keeps four players' rounds
 landscape."""
@@ -210,12 +210,20 @@ def layout_round_summary(
     banner = game_over_text(view.winners, names, words) if winners else None
     y, placed = _title(layout, title, banner, sub)
     why = _why(view, result, names, words)
-    for n, line in enumerate(break_lines(why, READ, WIDTH - 2 * MARGIN)):
+    room = WIDTH - 2 * MARGIN
+    lines = break_lines(why, READ, room)
+    for n, line in enumerate(lines):
         layout.label("why" if n == 0 else f"why:line{n + 1}", MARGIN, y, line, READ, chosen.text)
         y += line_height(READ) + 2
     if not placed:
-        layout.label("subtitle", MARGIN, y, sub, READ, chosen.muted, max_width=WIDTH - 2 * MARGIN)
-        y += line_height(READ)
+        # beside the scoring rule's last line when it fits there, else on a line of its own
+        end = MARGIN + text_width(lines[-1], READ) + 24
+        if end + text_width(sub, READ) <= WIDTH - MARGIN:
+            at = y - line_height(READ) - 2
+            layout.label("subtitle", WIDTH - MARGIN, at, sub, READ, chosen.muted, align="right")
+        else:
+            layout.label("subtitle", MARGIN, y, sub, READ, chosen.muted, max_width=room)
+            y += line_height(READ)
     y += 10
 
     columns = ["Hand"]

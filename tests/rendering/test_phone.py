@@ -297,6 +297,19 @@ def test_tables_stay_within_their_aspect() -> None:
             assert ratio <= most, (picture.name, picture.layout.size)
 
 
+@pytest.mark.parametrize("variant", ["classic", "parlett", "500"])
+def test_four_players_round_summaries_stay_within_the_tables_aspect(variant: str) -> None:
+    """Names of an ordinary length: a name of 32 characters takes more lines, whole."""
+    for seed in (1, 2, 3):
+        game = Game.new(preset(variant), [f"p{i}" for i in range(4)], seed=seed)
+        rng = random.Random(seed)
+        while not game.view(None).rounds:
+            game.apply(random_action(game, rng, eagerness=0.9))
+        names = {f"p{i}": f"Player {i}" for i in range(4)}
+        layout = rendering.layout_round_summary(game.view(None), names=names)
+        assert layout.height <= 0.65 * layout.width, (variant, seed, layout.size)
+
+
 def test_replay_frames_are_as_wide_as_the_pictures() -> None:
     """A replay's frames are the tables and summaries on one canvas: no wider than they,
     so a phone shrinks them no more."""
