@@ -42,6 +42,8 @@ def standing_rows(page: StandingsPage) -> list[StandingRow]:
 
 
 def standings_text(page: StandingsPage, loc: str) -> str:
+    """The standings in words: every column of the picture, those it leaves out beside the
+    names at phone width (win rate, points for and against) included."""
     if page.season is None or not page.rows:
         return t("league.empty", loc)
     lines = [
@@ -57,6 +59,14 @@ def standings_text(page: StandingsPage, loc: str) -> str:
                 games=tn("unit.games", e.games, loc),
                 wins=tn("unit.wins", e.wins, loc),
                 rating=number(e.rating, loc, decimals=1),
+            )
+            + ", "
+            + t(
+                "league.row_points",
+                loc,
+                rate=t("picture.percent", loc, value=number(round(e.win_rate * 100), loc)),
+                points_for=number(e.points_for, loc),
+                points_against=number(e.points_against, loc),
             )
         )
     lines.append(t("league.rating_note", loc))

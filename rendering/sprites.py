@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.rummy.cards import Card, Suit, rank_text
 from bot.rummy.melds import Slot
+from rendering.style import FLOOR_PX, PHONE_WIDTH, WIDTH
 from rendering.text import ENGINE, FontSpec, cap_height, font
 from rendering.theme import ON_JOKER, RGB, get_theme, suit_colour
 
@@ -29,17 +31,36 @@ COURT = frozenset((11, 12, 13))
 RANK = 0.36
 """The corner rank's font size as a share of the card's width: as large as the strip allows,
 since the rank is what people read when the picture is shown small."""
+MIN_STRIP = 27
+"""The least a card's corner strip is wide: room for a rank at the floor's size (a "10"
+is squeezed into it, never shrunk)."""
+
+
+@lru_cache(maxsize=1)
+def rank_floor() -> int:
+    """The smallest corner rank font (in the four-times-larger drawing) whose digits stay
+    :data:`~rendering.style.FLOOR_PX` tall, with a quarter pixel to spare for the blur of
+    shrinking, when a picture :data:`~rendering.style.WIDTH` wide is shown at phone width."""
+    size = 4 * SCALE
+    while cap_height(FontSpec(size, bold=True)) / SCALE * PHONE_WIDTH / WIDTH < FLOOR_PX + 0.25:
+        size += 1
+    return size
 
 
 @dataclass(frozen=True, slots=True)
 class CardSize:
     width: int
     height: int
+    floor: bool = True
+    """Whether the corner rank keeps the floor's size (:func:`rank_floor`) on a small card;
+    without it the rank is a share of the card's width, for a table so full that only
+    smaller ranks keep every meld in the picture."""
 
     @property
     def strip(self) -> int:
         """How much of a card shows when the next one overlaps it: its corner index."""
-        return round(self.width * 0.46)
+        least = MIN_STRIP if self.floor else 0
+        return max(least, round(self.width * 0.46))
 
     @property
     def radius(self) -> int:
@@ -47,8 +68,10 @@ class CardSize:
 
     @property
     def rank_font(self) -> FontSpec:
-        """The corner rank's font, in the four-times-larger drawing."""
-        return FontSpec(round(self.width * RANK * SCALE), bold=True)
+        """The corner rank's font, in the four-times-larger drawing: never smaller than
+        what reads on a phone (:func:`rank_floor`), whatever the card's size."""
+        least = rank_floor() if self.floor else 0
+        return FontSpec(max(least, round(self.width * RANK * SCALE)), bold=True)
 
     @property
     def rank_cap(self) -> float:

@@ -33,12 +33,19 @@ from rendering.text import break_lines, display_name, line_height, text_width
 from rendering.theme import get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
-MINI = CardSize(62, 87)
-"""As large as the table's cards, so ranks read at the size Discord shows the picture."""
-MINI_CROWDED = CardSize(50, 70)
+MINI = CardSize(62, 68)
+"""As wide as the table's pile cards, with ranks at the floor's size, and shorter: the
+cards left are read by their corners, and a lower row keeps four players' rounds
+landscape."""
+MINI_CROWDED = CardSize(50, 62)
 """From seven players on, so the picture stays no higher than it is wide."""
 CROWDED = 7
 NAME_MIN, NAME_MAX = 150, 360
+CLOSE = 24
+"""The closest the cards left may be while every rank still shows: the width of its digits."""
+NAME_LINES = 5
+"""The most lines a name takes in its column: enough for the longest name the bot keeps
+(32 characters, CJK included), so that only a longer one is cut."""
 COLUMN_GAP = 24
 ROW_PAD = 6
 
@@ -130,28 +137,47 @@ def _title(layout: Layout, title: str, banner: str | None, sub: str) -> tuple[in
         at = y + line_height(TITLE) - line_height(READ) - 2
         layout.label("subtitle", WIDTH - MARGIN, at, sub, READ, theme.muted, align="right")
         return y + line_height(TITLE) + 4, True
-    lines = break_lines(title, TITLE, room - (banner_w if beside else 0), most=3)
+    lines = break_lines(title, TITLE, room - (banner_w if beside else 0), most=4)
     for n, line in enumerate(lines):
         layout.label(
             "title" if n == 0 else f"title:line{n + 1}", MARGIN, y, line, TITLE, theme.text
         )
         y += line_height(TITLE) + 4
     if banner is not None:
-        layout.label(
-            "banner",
-            WIDTH - MARGIN if beside else MARGIN,
-            MARGIN if beside else y,
-            banner,
-            READ_BOLD,
-            theme.on_accent,
-            background=theme.accent,
-            pad=PILL_PAD,
-            max_width=room,
-            align="right" if beside else "left",
-        )
-        if not beside:
-            y += line_height(READ_BOLD) + PILL_PAD + 8
+        # beside the title on its line, or under it in as many pills as the names need
+        parts = [banner] if beside else break_lines(banner, READ_BOLD, room - 2 * PILL_PAD, 4)
+        for n, part in enumerate(parts):
+            layout.label(
+                "banner" if n == 0 else f"banner:line{n + 1}",
+                WIDTH - MARGIN if beside else MARGIN,
+                MARGIN if beside else y,
+                part,
+                READ_BOLD,
+                theme.on_accent,
+                background=theme.accent,
+                pad=PILL_PAD,
+                align="right" if beside else "left",
+            )
+            if not beside:
+                y += line_height(READ_BOLD) + PILL_PAD + 8
     return y, False
+
+
+def _card_rows(count: int, room: int, size: CardSize) -> list[tuple[tuple[int, int], int]]:
+    """The cards left in rows of ``room`` pixels: (first, end) of each row and its fan step.
+    One row while every corner shows at :data:`CLOSE`; more, each lower by a corner, when
+    they would not, so that no rank is covered."""
+    if count <= 1:
+        return [((0, count), size.strip)]
+    per_row = max(1, (room - size.width) // CLOSE + 1)
+    lines = -(-count // per_row)
+    per_row = -(-count // lines)
+    rows = []
+    for start in range(0, count, per_row):
+        end = min(count, start + per_row)
+        fit = (room - size.width) // max(1, end - start - 1)
+        rows.append(((start, end), max(8, min(size.strip, fit))))
+    return rows
 
 
 def layout_round_summary(
@@ -184,12 +210,20 @@ def layout_round_summary(
     banner = game_over_text(view.winners, names, words) if winners else None
     y, placed = _title(layout, title, banner, sub)
     why = _why(view, result, names, words)
-    for n, line in enumerate(break_lines(why, READ, WIDTH - 2 * MARGIN)):
+    room = WIDTH - 2 * MARGIN
+    lines = break_lines(why, READ, room)
+    for n, line in enumerate(lines):
         layout.label("why" if n == 0 else f"why:line{n + 1}", MARGIN, y, line, READ, chosen.text)
         y += line_height(READ) + 2
     if not placed:
-        layout.label("subtitle", MARGIN, y, sub, READ, chosen.muted, max_width=WIDTH - 2 * MARGIN)
-        y += line_height(READ)
+        # beside the scoring rule's last line when it fits there, else on a line of its own
+        end = MARGIN + text_width(lines[-1], READ) + 24
+        if end + text_width(sub, READ) <= WIDTH - MARGIN:
+            at = y - line_height(READ) - 2
+            layout.label("subtitle", WIDTH - MARGIN, at, sub, READ, chosen.muted, align="right")
+        else:
+            layout.label("subtitle", MARGIN, y, sub, READ, chosen.muted, max_width=room)
+            y += line_height(READ)
     y += 10
 
     columns = ["Hand"]
@@ -211,7 +245,9 @@ def layout_round_summary(
     longest = max([longest, *(text_width(tag, READ_BOLD) for tag in tags)])
     numbers_left = right_edges[columns[0]] - widths[columns[0]] + COLUMN_GAP
     mini = MINI if len(seated) < CROWDED else MINI_CROWDED
-    most = numbers_left - MARGIN - 12 - mini.width - 2 * mini.strip
+    # the names are as wide as they need, short of leaving the cards left less than four
+    # cards' room with every corner showing; a larger hand takes a second row
+    most = numbers_left - MARGIN - 24 - mini.width - 3 * CLOSE
     name_width = min(NAME_MAX, most, max(NAME_MIN, longest + 32 + 8))
     cards_x = MARGIN + name_width + 12
     cards_room = numbers_left - 12 - cards_x
@@ -238,10 +274,14 @@ def layout_round_summary(
         if i >= len(result.totals):
             break
         # A long name takes a second line, and the row grows for it, rather than be cut.
-        lines = break_lines(display_name(seat.player, names), READ_BOLD, name_width - 32, 4)
+        name = display_name(seat.player, names)
+        lines = break_lines(name, READ_BOLD, name_width - 32, NAME_LINES)
         tag = tags[i]
         text_h = (len(lines) + bool(tag)) * line_h
-        row_h = max(mini.height + 3, text_h) + 2 * ROW_PAD
+        hand = sorted(result.hands[i])
+        rows = _card_rows(len(hand), cards_room, mini)
+        cards_h = mini.height + 3 + (len(rows) - 1) * (mini.index_bottom + 4)
+        row_h = max(cards_h, text_h) + 2 * ROW_PAD
         fill = chosen.panel if i % 2 == 0 else chosen.panel_alt
         layout.rect(Box(MARGIN, y, WIDTH - MARGIN, y + row_h), fill, radius=RADIUS)
         mid = y + row_h // 2
@@ -260,11 +300,12 @@ def layout_round_summary(
                 chosen.accent,
                 max_width=name_width - 32,
             )
-        hand = result.hands[i]
         if hand:
-            step = min(mini.strip, max(8, (cards_room - mini.width) // max(1, len(hand) - 1)))
-            arts = [CardArt.of(c, mini, chosen.name, False) for c in sorted(hand)]
-            layout.fan(arts, cards_x, mid - (mini.height + 3) // 2, step)
+            top = mid - cards_h // 2
+            for (start, end), step in rows:
+                arts = [CardArt.of(c, mini, chosen.name, False) for c in hand[start:end]]
+                layout.fan(arts, cards_x, top, step)
+                top += mini.index_bottom + 4
         elif text_width(words("picture.summary.no_cards"), READ) <= cards_room:
             layout.label(
                 f"nocards:{i}",

@@ -49,8 +49,15 @@ from rendering.style import (
     game_over_text,
     number,
 )
-from rendering.text import SEPARATOR, break_lines, display_name, line_height, text_width
-from rendering.theme import Theme, get_theme, player_colour
+from rendering.text import (
+    SEPARATOR,
+    break_lines,
+    break_widths,
+    display_name,
+    line_height,
+    text_width,
+)
+from rendering.theme import INK_BLACK, Theme, get_theme, player_colour
 from rendering.words import ENGLISH_WORDS, Words
 
 SMALL_TABLE = 4
@@ -60,16 +67,23 @@ ASPECT = {True: 0.65, False: 1.0}
 (True) and above. A Rummy 500 pile's own row comes on top."""
 CARD_WIDTHS = (72, 66, 62, 58, 54, 50, 46, 42)
 """Meld card widths tried in turn, largest first, until every panel's melds fit."""
+CROWDED_WIDTHS = (50, 46, 42)
+"""Tried after them, with ranks a share of the card (under the floor's size): a table so
+full that no card at the floor keeps every meld in the picture shows them all smaller."""
 PILE = CardSize(62, 87)
 """The stock and discard cards: the same size whatever the melds, so the header never moves."""
 
 GAP = 10
 PANEL_PAD = 10
 MELD_GAP = 14
+MELD_ROW_GAP = 4
 DOT = MARK_MIN
 PILE_GAP = 16
 ROW_GAP = 6
 BADGE_PAD = 5
+BADGE_GAP = 4
+TIGHT = 24
+"""The closest meld cards may be to keep a meld on its row: the width of a rank's digits."""
 ARROW_GAP = 8
 DEEP_PILES = 520
 """Where the stock starts in Rummy 500, leaving the rest of the header to the pile."""
@@ -119,19 +133,70 @@ def table_size(view: GameView) -> tuple[int, int]:
     return WIDTH, round(ASPECT[len(view.seats) <= SMALL_TABLE] * WIDTH) + extra + legend
 
 
-def _header_bottom(deep: bool) -> int:
-    """The bottom of the header; a Rummy 500 pile's row in it makes it higher."""
+def _header_bottom(deep: bool, texts: _HeaderTexts | None = None) -> int:
+    """The bottom of the header; a Rummy 500 pile's row in it makes it higher, and so do
+    texts that need more lines than a title, a pill and a line."""
+    pills, lines = (len(texts.banner) or 1, len(texts.info)) if texts is not None else (1, 1)
     return MARGIN + max(
-        line_height(TITLE) + ROW_GAP + _pill_h() + ROW_GAP + line_height(READ),
+        line_height(TITLE) + pills * (_pill_h() + ROW_GAP) + ROW_GAP + lines * line_height(READ),
         line_height(READ_BOLD) + 4 + (_pile_row_h() - ROW_GAP if deep else PILE.height + 3),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _HeaderTexts:
+    """The header's words left of the piles, in lines that fit there: no name is cut."""
+
+    title: str
+    banner: tuple[str, ...]
+    """The game's result, a pill a line; none while the game is played."""
+    info: tuple[str, ...]
+    """What the title's line had no room for, then the target."""
+
+
+def _header_texts(view: GameView, names: Mapping[str, str] | None, words: Words) -> _HeaderTexts:
+    room = _left_room(view, words)
+    title = words(
+        "picture.table.title",
+        round=words.number(view.round_no),
+        game=game_name(view.ruleset, words),
+    )
+    # A title too long for its room keeps its first part and lends the rest (the game's
+    # name) to the target's line, rather than cut it.
+    first, *rest = break_lines(title, TITLE, room)
+    banner: tuple[str, ...] = ()
+    if view.is_over:
+        banner = _banner_lines(game_over_text(view.winners, names, words), room)
+    target = words("picture.table.target", target=number(view.target, words))
+    info = tuple(break_lines(SEPARATOR.join([*rest, target]), READ, room, most=3))
+    return _HeaderTexts(first, banner, info)
+
+
+def _banner_lines(text: str, room: int) -> tuple[str, ...]:
+    """The game's result in pills a line each: beside the piles as wide as ``room``, under
+    them as wide as the table, so that a winner's name is never cut."""
+    piles_bottom = MARGIN + line_height(READ_BOLD) + 4 + PILE.height + 3
+    widths = []
+    for n in range(5):
+        top = MARGIN + line_height(TITLE) + ROW_GAP + n * (_pill_h() + ROW_GAP)
+        widths.append((room if top < piles_bottom else INNER) - 2 * PILL_PAD)
+    return tuple(break_widths(text, READ_BOLD, widths))
+
+
+def _left_room(view: GameView, words: Words) -> int:
+    """How wide the header's texts may be, left of the piles."""
+    stock_w, discard_w = _pile_columns(words)
+    piles_x = WIDTH - MARGIN - stock_w - PILE_GAP - discard_w
+    if view.ruleset.deep_discard:
+        piles_x = DEEP_PILES
+    return piles_x - 24 - MARGIN
 
 
 def _legend_h() -> int:
     return 8 + line_height(READ)
 
 
-def _frame(view: GameView, words: Words) -> Frame:
+def _frame(view: GameView, words: Words, texts: _HeaderTexts) -> Frame:
     """The table's parts. The cap on its height is :data:`ASPECT` of its width, and what
     only Rummy 500 has comes on top: the pile's row in the header, its own row when the
     pile is deep, and the lay-off legend."""
@@ -140,12 +205,13 @@ def _frame(view: GameView, words: Words) -> Frame:
     rows = max(1, math.ceil(n / columns))
     panel_w = (INNER - GAP * (columns - 1)) // columns
     deep = view.ruleset.deep_discard
-    header = _header_bottom(deep)
+    header = _header_bottom(deep, texts)
     band = header + GAP
-    own_row = deep and len(view.discard) > _pile_fits(words)[0]
+    own_row = deep and len(view.discard) > _header_holds(words)
     body = band + (_pile_row_h() + GAP if own_row else 0)
     legend = _legend_h() if _laid_off(view) else 0
-    cap = round(ASPECT[n <= SMALL_TABLE] * WIDTH) + (body - _header_bottom(False) - GAP)
+    pile_rows = body - header + _header_bottom(deep) - _header_bottom(False) - GAP
+    cap = round(ASPECT[n <= SMALL_TABLE] * WIDTH) + pile_rows
     body_h = cap - MARGIN - body
     return Frame(columns, rows, panel_w, header, band, body, body_h, legend)
 
@@ -180,7 +246,8 @@ def layout_table(
     """The table in its round's frame, with the largest meld cards that let every panel
     show all its melds; when even the smallest cannot, a panel says how many it leaves out."""
     chosen = get_theme(theme)
-    frame = _frame(view, words)
+    texts = _header_texts(view, names, words)
+    frame = _frame(view, words, texts)
     seats = list(view.seats)
     melds = {
         s.player: sorted((m for m in view.melds if m.owner == s.player), key=lambda m: m.id)
@@ -188,21 +255,30 @@ def layout_table(
     }
     inner = frame.panel_w - 2 * PANEL_PAD
     winners = frozenset(view.winners)
-    headings = {s.player: _heading_h(s, view.is_over, winners, inner, words) for s in seats}
-    plans, heights = _fit(frame, seats, melds, headings, _dots(view), words)
+    headings = {
+        lines: {
+            s.player: _heading_h(
+                s, view.is_over, winners, inner, display_name(s.player, names), lines, words
+            )
+            for s in seats
+        }
+        for lines in (1, 2)
+    }
+    plans, heights, lines = _fit(frame, seats, melds, headings, _dots(view), words)
 
     height = frame.body + sum(heights) + GAP * (len(heights) - 1) + frame.legend + MARGIN
     layout = Layout(chosen, WIDTH, height)
-    _header(layout, view, names, frame, words)
+    _header(layout, view, names, texts, words)
     if view.ruleset.deep_discard:
         _deep_pile(layout, view.discard, four_colour, frame.band, words)
 
-    panel = _Panel(layout, four_colour, view, names, frame, words)
+    panel = _Panel(layout, four_colour, view, names, frame, words, lines)
     y = frame.body
     for row in range(frame.rows):
         for column, seat in enumerate(seats[row * frame.columns : (row + 1) * frame.columns]):
             x = MARGIN + column * (frame.panel_w + GAP)
-            panel.draw(seat, plans[seat.player], (x, y), heights[row], headings[seat.player])
+            heading = headings[lines][seat.player]
+            panel.draw(seat, plans[seat.player], (x, y), heights[row], heading)
         y += heights[row] + GAP
     if panel.laid_off:
         y = y - GAP + 8
@@ -219,29 +295,56 @@ def _fit(
     frame: Frame,
     seats: Sequence[SeatView],
     melds: Mapping[str, Sequence[TableMeld]],
-    headings: Mapping[str, int],
+    by_lines: Mapping[int, Mapping[str, int]],
     dots: bool,
     words: Words,
-) -> tuple[dict[str, _Plan], list[int]]:
-    """Each player's melds planned with the largest cards that fit, and each panel row's
-    height; with the smallest cards, what does not fit is left out."""
+) -> tuple[dict[str, _Plan], list[int], int]:
+    """Each player's melds planned with the largest cards that fit, each panel row's
+    height, and how many lines a name may take. Names take two lines where that keeps
+    every meld in with cards whose ranks keep the floor's size, else one; then smaller
+    cards are tried; with the smallest, what does not fit is left out."""
     inner = frame.panel_w - 2 * PANEL_PAD
     plans: dict[str, _Plan] = {}
-    for width in CARD_WIDTHS:
-        size = CardSize(width, round(width * 1.4))
-        plans = {p: _plan(ms, size, inner, dots) for p, ms in melds.items()}
-        heights = _row_heights(frame, seats, plans, headings)
-        if heights is not None:
-            return plans, heights
-    share = (frame.body_h - GAP * (frame.rows - 1)) // frame.rows
+    floor = [CardSize(w, round(w * 1.4)) for w in CARD_WIDTHS]
+    crowded = [CardSize(w, round(w * 1.4), floor=False) for w in CROWDED_WIDTHS]
+    for sizes in (floor, crowded):
+        for lines in (2, 1):
+            for size in sizes:
+                plans = {p: _plan(ms, size, inner, dots) for p, ms in melds.items()}
+                heights = _row_heights(frame, seats, plans, by_lines[lines])
+                if heights is not None:
+                    return plans, heights, lines
+    headings = by_lines[1]
+    rows = [
+        [s.player for s in seats[row * frame.columns : (row + 1) * frame.columns]]
+        for row in range(frame.rows)
+    ]
+    needs = [max(2 * PANEL_PAD + headings[p] + 8 + plans[p].height for p in r) for r in rows]
+    # room for "+N more" at least
+    leasts = [
+        max(2 * PANEL_PAD + headings[p] + 8 + line_height(READ_BOLD) for p in r) for r in rows
+    ]
+    room = frame.body_h - GAP * (frame.rows - 1) - sum(leasts)
+    extra = _shares([max(0, n - least) for n, least in zip(needs, leasts, strict=True)], room)
     heights = []
-    for row in range(frame.rows):
-        in_row = [s.player for s in seats[row * frame.columns : (row + 1) * frame.columns]]
-        least = max(2 * PANEL_PAD + headings[p] + 8 + line_height(READ_BOLD) for p in in_row)
-        heights.append(max(share, least))  # room for "+N more" at least
-        for p in in_row:
+    for row, least, more in zip(rows, leasts, extra, strict=True):
+        heights.append(least + more)
+        for p in row:
             plans[p] = _cut(plans[p], heights[-1] - 2 * PANEL_PAD - headings[p] - 8, inner, words)
-    return plans, heights
+    return plans, heights, 1
+
+
+def _shares(needs: Sequence[int], room: int) -> list[int]:
+    """``room`` shared among rows that need ``needs``: a row that needs less than an even
+    share gets what it needs, and what it leaves goes to the others, so only the fullest
+    rows leave melds out."""
+    shares = [0] * len(needs)
+    left, waiting = max(0, room), sorted(range(len(needs)), key=lambda i: needs[i])
+    while waiting:
+        i = waiting.pop(0)
+        shares[i] = min(needs[i], left // (len(waiting) + 1))
+        left -= shares[i]
+    return shares
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,38 +369,66 @@ class _Plan:
 
 def _plan(melds: Sequence[TableMeld], size: CardSize, width: int, dots: bool) -> _Plan:
     with_dots = dots and any(p.placed_by != m.owner for m in melds for p in m.cards)
-    flow = Flow(0, 0, width, MELD_GAP, 8)
+    flow = Flow(0, 0, width, MELD_GAP, MELD_ROW_GAP)
     placed = []
     for meld in melds:
         count = len(meld.cards)
+        badge = _badge_w(meld.id, size)
         step = size.strip
-        if size.fan_width(count) > width and count > 1:
-            step = max(6, (width - size.width) // (count - 1))
-        x, y = flow.place(size.fan_width(count, step), _block_h(size, with_dots))
+        if badge + size.fan_width(count) > width and count > 1:
+            step = max(6, (width - badge - size.width) // (count - 1))
+        left = flow.right - flow.x
+        if flow.x > flow.left and badge + size.fan_width(count, step) > left and count > 1:
+            # closer cards keep the meld beside the one before, while every rank still shows
+            closer = (left - badge - size.width) // (count - 1)
+            if closer >= TIGHT:
+                step = min(step, closer)
+        x, y = flow.place(badge + size.fan_width(count, step), _block_h(size, with_dots))
         placed.append(_Placed(meld, x, y, step))
     height = flow.bottom if melds else line_height(READ)
     return _Plan(size, tuple(placed), height, with_dots)
 
 
+@lru_cache(maxsize=256)
+def _badge_w(meld_id: int, size: CardSize) -> int:
+    """The room a meld's number takes left of its cards. Beside them, not on them: a number
+    at the floor's size is taller than what is left of a small card under its corner, and
+    under the cards it would make every row of melds higher. Cards whose ranks are under
+    the floor (:data:`CROWDED_WIDTHS`) carry it on their first card, at its foot."""
+    if not size.floor:
+        return 0
+    return text_width(str(meld_id), READ_BOLD) + 2 * BADGE_PAD + BADGE_GAP
+
+
 @lru_cache(maxsize=32)
 def _badge_top(size: CardSize) -> int:
-    """Where a meld's number starts on its first card: at the foot of the card, or lower,
-    past the card's corner index, on a card too small for both."""
+    """Where a meld's number starts: at the top of its place beside the cards, or on the
+    first card, past its corner index."""
+    if size.floor:
+        return 0
     return max(size.index_bottom + 2, size.height - _badge_h() - 3)
+
+
+def _block_h(size: CardSize, dots: bool) -> int:
+    below = DOT + 4 if dots and not _dots_on_cards(size) else 0
+    return max(size.height, _badge_top(size) + _badge_h()) + 3 + below
+
+
+def _dots_on_cards(size: CardSize) -> bool:
+    """Whether a lay-off dot goes on its card, under the corner index, rather than in a row
+    of its own under the meld: on a card with room for it there, which costs no height."""
+    return size.floor and size.height - size.index_bottom >= DOT + 6
+
+
+def _dot_y(size: CardSize) -> int:
+    """The centre of a lay-off dot, from the top of its meld's cards."""
+    if _dots_on_cards(size):
+        return (size.index_bottom + size.height) // 2
+    return _block_h(size, False) + DOT // 2 + 2
 
 
 def _badge_h() -> int:
     return line_height(READ_BOLD) + BADGE_PAD
-
-
-@lru_cache(maxsize=32)
-def _cards_h(size: CardSize) -> int:
-    """A meld's cards and the number that may hang under them."""
-    return max(size.height, _badge_top(size) + _badge_h())
-
-
-def _block_h(size: CardSize, dots: bool) -> int:
-    return _cards_h(size) + 3 + (DOT + 4 if dots else 0)
 
 
 def _row_heights(
@@ -336,7 +467,8 @@ def _cut(plan: _Plan, room: int, width: int, words: Words) -> _Plan:
             at = (0, 0)
             break
         last = kept[-1]
-        right = last.x + plan.size.fan_width(len(last.meld.cards), last.step) + MELD_GAP
+        fan = plan.size.fan_width(len(last.meld.cards), last.step)
+        right = last.x + _badge_w(last.meld.id, plan.size) + fan + MELD_GAP
         if right + text_w <= width:
             at = (right, last.y + (block - label_h) // 2)
             break
@@ -360,44 +492,42 @@ def _pile_columns(words: Words) -> tuple[int, int]:
 
 
 def _header(
-    layout: Layout, view: GameView, names: Mapping[str, str] | None, frame: Frame, words: Words
+    layout: Layout,
+    view: GameView,
+    names: Mapping[str, str] | None,
+    texts: _HeaderTexts,
+    words: Words,
 ) -> None:
-    """The title, the order of play and the target on the left, the piles on the right."""
+    """The title, the order of play (or the game's result) and the target on the left, the
+    piles on the right."""
     theme = layout.theme
-    stock_w, discard_w = _pile_columns(words)
-    piles_x = WIDTH - MARGIN - stock_w - PILE_GAP - discard_w
-    if view.ruleset.deep_discard:
-        piles_x = DEEP_PILES
-    room = piles_x - 24 - MARGIN
+    stock_w, _ = _pile_columns(words)
+    room = _left_room(view, words)
+    piles_x = room + 24 + MARGIN
     y = MARGIN
-    title = words(
-        "picture.table.title",
-        round=words.number(view.round_no),
-        game=game_name(view.ruleset, words),
-    )
-    # A title too long for its room keeps its first part and lends the rest (the game's
-    # name) to the target's line, rather than cut it.
-    first, *rest = break_lines(title, TITLE, room)
-    layout.label("title", MARGIN, y, first, TITLE, theme.text)
+    layout.label("title", MARGIN, y, texts.title, TITLE, theme.text)
     y += line_height(TITLE) + ROW_GAP
-    if view.is_over:
+    for n, line in enumerate(texts.banner):
         layout.label(
-            "banner",
+            "banner" if n == 0 else f"banner:line{n + 1}",
             MARGIN,
             y,
-            game_over_text(view.winners, names, words),
+            line,
             READ_BOLD,
             theme.on_accent,
-            max_width=room,
             background=theme.accent,
             pad=PILL_PAD,
         )
-    elif view.current is not None:
-        _order(layout, view, names, y, room, words)
-    y += _pill_h() + ROW_GAP
-    target = words("picture.table.target", target=number(view.target, words))
-    target = SEPARATOR.join([*rest, target])
-    layout.label("target", MARGIN, y, target, READ, theme.muted, max_width=room)
+        y += _pill_h() + ROW_GAP
+    if not texts.banner:
+        if view.current is not None:
+            _order(layout, view, names, y, room, words)
+        y += _pill_h() + ROW_GAP
+    for n, line in enumerate(texts.info):
+        layout.label(
+            "target" if n == 0 else f"target:line{n + 1}", MARGIN, y, line, READ, theme.muted
+        )
+        y += line_height(READ)
     _piles(layout, view, piles_x, stock_w, words)
 
 
@@ -448,15 +578,15 @@ def _order(
 
 
 def _piles(layout: Layout, view: GameView, x: int, stock_w: int, words: Words) -> None:
-    """The stock, then the discard pile's top card (in Rummy 500, its count: the pile has
-    rows of its own)."""
+    """The stock, then the discard pile's top card (in Rummy 500, the stock's and the pile's
+    counts only: the pile has rows of its own, starting under them)."""
     theme = layout.theme
     card_y = MARGIN + line_height(READ_BOLD) + 4
     stock = words("picture.table.stock", count=number(view.stock_size, words))
     layout.label("stock", x, MARGIN, stock, READ_BOLD, theme.muted)
-    if view.stock_size:
+    if view.stock_size and not view.ruleset.deep_discard:
         layout.card(CardArt.card_back(PILE, theme.name), x, card_y)
-    else:
+    elif not view.ruleset.deep_discard:
         _empty_slot(layout, x, card_y, PILE)
     x += stock_w + PILE_GAP
     caption = words("picture.table.discard", count=number(view.discard_size, words))
@@ -477,9 +607,9 @@ def _depth_step() -> int:
 
 def _pile_rows(words: Words) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(left, top, width) of the Rummy 500 pile's two rows: the deepest cards in the header
-    beside the stock, the rest, with the top card, across the table below it."""
-    stock_w, _ = _pile_columns(words)
-    left = DEEP_PILES + stock_w + PILE_GAP
+    under the counts of the stock and the pile, the rest, with the top card, across the
+    table below it."""
+    left = DEEP_PILES
     upper = (left, MARGIN + line_height(READ_BOLD) + 4, WIDTH - MARGIN - left)
     return upper, (MARGIN, 0, INNER)
 
@@ -489,6 +619,14 @@ def _pile_fits(words: Words) -> tuple[int, int]:
     upper, lower = _pile_rows(words)
     full = _depth_step()
     return (upper[2] - PILE.width) // full + 1, (lower[2] - PILE.width) // full + 1
+
+
+def _header_holds(words: Words) -> int:
+    """How many cards the header's row of the Rummy 500 pile holds on its own, as close as
+    their corners allow (a depth under every second card): a pile needs a row of its own
+    only when it is deeper."""
+    upper, _ = _pile_rows(words)
+    return (upper[2] - PILE.width) // PILE.strip + 1
 
 
 def _deep_pile(
@@ -509,7 +647,7 @@ def _deep_pile(
     lower = (lower[0], y, lower[2])
     fits = _pile_fits(words)
     count = len(pile)
-    if count <= fits[0]:
+    if count <= _header_holds(words):
         split = count
     elif count <= sum(fits):
         split = fits[0]
@@ -579,6 +717,9 @@ def _art(card: Card, size: CardSize, theme: Theme, four_colour: bool) -> CardArt
 # --- the players' panels --------------------------------------------------------------------
 
 
+NAME_X = 22
+"""Where a panel's name starts, right of its player's colour."""
+
 TAG_TEXT = {
     "turn": "picture.tag.turn",
     "dealer": "picture.tag.dealer",
@@ -634,18 +775,37 @@ def _score_text(seat: SeatView, words: Words) -> str:
 
 
 def _heading_h(
-    seat: SeatView, over: bool, winners: frozenset[str], width: int, words: Words
+    seat: SeatView,
+    over: bool,
+    winners: frozenset[str],
+    width: int,
+    name: str,
+    lines: int,
+    words: Words,
 ) -> int:
-    """The name row, then as many rows as the card count, the tags and the score need.
+    """The name's rows, then as many rows as the card count, the tags and the score need.
 
-    The turn's pill goes on the name's row, and the rows are counted as if the hand were
-    two digits long, so a panel keeps its height while the turn goes round and cards come
-    and go."""
+    The turn's pill goes on the name's first row, and the rows are counted as if it were
+    always there and the hand two digits long, so a panel keeps its height while the turn
+    goes round and cards come and go."""
     counts = (words.count("picture.cards", n) for n in (seat.hand_size, 88))
     count = max(counts, key=lambda text: text_width(text, READ))
     tags = [t for t in _tags(seat, over, winners) if t != "turn"]
     rows = _status(width, count, tags, _score_text(seat, words), words).rows
-    return _pill_h() + ROW_GAP + rows * (_pill_h() + ROW_GAP) - ROW_GAP
+    more = len(_name_lines(name, width, lines, words)) - 1
+    return (
+        _pill_h() + ROW_GAP + more * line_height(READ_BOLD) + rows * (_pill_h() + ROW_GAP) - ROW_GAP
+    )
+
+
+def _name_lines(name: str, width: int, lines: int, words: Words, turn: bool = True) -> list[str]:
+    """A panel's name in one line, beside the turn's pill when ``turn``, or with ``lines``
+    2, in two: the second as wide as the panel. A name longer than its lines is cut at the
+    end of the last (the message posted with the picture has it whole). A panel's height
+    counts the lines as if the pill were there, so it keeps its height as the turn goes
+    round."""
+    pill = text_width(words(TAG_TEXT["turn"]), READ_BOLD) + 2 * PILL_PAD + 8 if turn else 0
+    return break_widths(name, READ_BOLD, (width - NAME_X - pill, width - NAME_X)[:lines])
 
 
 class _Panel:
@@ -659,8 +819,10 @@ class _Panel:
         names: Mapping[str, str] | None,
         frame: Frame,
         words: Words,
+        name_lines: int,
     ) -> None:
         self.layout, self.four_colour, self.names = layout, four_colour, names
+        self.name_lines = name_lines
         self.words = words
         self.width = frame.panel_w
         self.colours = {s.player: player_colour(layout.theme, s.seat) for s in view.seats}
@@ -694,26 +856,22 @@ class _Panel:
         has a place of its own so that panels keep their height as it goes round."""
         layout, theme, words = self.layout, self.layout.theme, self.words
         pill_h = _pill_h()
-        name_right = right
         if seat.is_current and not self.over:
             text = words(TAG_TEXT["turn"])
             turn_x = right - text_width(text, READ_BOLD) - 2 * PILL_PAD
-            box = self._tag("turn", seat, turn_x, top, text)
-            name_right = box.x0 - 8
+            self._tag("turn", seat, turn_x, top, text)
         name_y = top + PILL_PAD // 2
         dot_y = name_y + line_height(READ_BOLD) // 2
         layout.dot(left + 7, dot_y, 14, self.colours.get(seat.player, theme.muted))
         name = display_name(seat.player, self.names)
-        layout.label(
-            f"name:{seat.seat}",
-            left + 22,
-            name_y,
-            name,
-            READ_BOLD,
-            theme.text,
-            max_width=name_right - left - 22,
-        )
-        y = top + pill_h + ROW_GAP
+        current = seat.is_current and not self.over
+        lines = _name_lines(name, right - left, self.name_lines, words, turn=current)
+        for n, line in enumerate(lines):
+            at = name_y + n * line_height(READ_BOLD)
+            label = f"name:{seat.seat}" if n == 0 else f"name:{seat.seat}:line{n + 1}"
+            layout.label(label, left + NAME_X, at, line, READ_BOLD, theme.text)
+        counted = len(_name_lines(name, right - left, self.name_lines, words))
+        y = top + pill_h + ROW_GAP + (counted - 1) * line_height(READ_BOLD)
         text_y = y + PILL_PAD // 2
         score = _score_text(seat, words)
         count = words.count("picture.cards", seat.hand_size)
@@ -744,10 +902,10 @@ class _Panel:
             arts = [
                 CardArt.of(p.card, size, theme.name, self.four_colour, p.slot) for p in meld.cards
             ]
-            shown = layout.fan(arts, mx, my, placed.step)
+            shown = layout.fan(arts, mx + _badge_w(meld.id, size), my, placed.step)
             layout.label(
                 f"meld:{meld.id}",
-                mx + 3,
+                mx + (0 if size.floor else 3),
                 my + _badge_top(size),
                 str(meld.id),
                 READ_BOLD,
@@ -763,7 +921,8 @@ class _Panel:
                     self.laid_off = True
                     colour = self.colours.get(card.placed_by, theme.muted)
                     cx = box.x0 + min(placed.step, size.strip) // 2
-                    layout.dot(cx, my + _cards_h(size) + 3 + DOT // 2 + 2, DOT, colour)
+                    outline = INK_BLACK if _dots_on_cards(size) else None
+                    layout.dot(cx, my + _dot_y(size), DOT, colour, outline)
         if plan.left_out:
             mx, my = x + plan.more_at[0], y + plan.more_at[1]
             text = _more_text(plan.left_out, self.words)

@@ -22,7 +22,7 @@ import io
 import math
 import struct
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -252,6 +252,20 @@ def break_lines(text: str, spec: FontSpec, max_width: int, most: int = 2) -> lis
         return [head, *break_lines(rest, spec, max_width, most - 1)]
     cut = _longest_start(text, spec, max_width)
     return [text[:cut].rstrip(), *break_lines(text[cut:].lstrip(), spec, max_width, most - 1)]
+
+
+def break_widths(text: str, spec: FontSpec, widths: Sequence[int]) -> list[str]:
+    """``text`` in lines of the given widths, one after another, broken as
+    :func:`break_lines` breaks them; only what is left for the last width is cut."""
+    lines: list[str] = []
+    for n, width in enumerate(widths):
+        if not text:
+            break
+        last = n == len(widths) - 1
+        head = break_lines(text, spec, width, most=1 if last else 2)[0]
+        lines.append(head)
+        text = text[len(head) :].strip().removeprefix(SEPARATOR.strip()).strip()
+    return lines
 
 
 def _longest_start(text: str, spec: FontSpec, max_width: int) -> int:

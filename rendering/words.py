@@ -92,7 +92,7 @@ ENGLISH: Mapping[str, str] = MappingProxyType(
         "picture.summary.why_negative": "Each player scores their own hand value as penalty points",
         "picture.summary.why_went_out": "{player} scores the value of every other hand",
         "picture.table.discard": "Discard · {count}",
-        "picture.table.legend": "a dot under a card: laid off by the player of that colour",
+        "picture.table.legend": "a dot by a card: laid off by the player of that colour",
         "picture.table.more": "+{count} more",
         "picture.table.no_melds": "no melds yet",
         "picture.table.score": "{score} pts",

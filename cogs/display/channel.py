@@ -148,6 +148,7 @@ class ChannelPosts:
             messages.names,
             messages.locale,
             recent=recent.for_table(messages, view.current, messages.locale),
+            recent_brief=recent.for_table(messages, view.current, messages.locale, brief=True),
             mentions=mentions,
         )
         if event.kind is s.EventKind.CANCELLED:

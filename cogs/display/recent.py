@@ -9,10 +9,16 @@ from cogs.ui import present
 
 
 def lines(
-    messages: GameMessages, notes: list[TurnNote], loc: str, viewer: str | None = None
+    messages: GameMessages,
+    notes: list[TurnNote],
+    loc: str,
+    viewer: str | None = None,
+    *,
+    brief: bool = False,
 ) -> list[str]:
     """``notes`` in words; for a ``viewer`` (their DM), without their own moves and with
-    what each round's end meant for them."""
+    what each round's end meant for them; ``brief``, each move as a table text for a phone
+    says it (:func:`present.brief_phrase`)."""
     out: list[str] = []
     live = messages.latest is not None and messages.latest.status.value == "active"
     for i, note in enumerate(notes):
@@ -29,20 +35,26 @@ def lines(
         if note.player == viewer or not note.moves:
             continue
         phrases = []
+        say = present.brief_phrase if brief else present.move_phrase
         for action, after, timed in note.moves:
-            phrase = present.move_phrase(action, after, loc)
+            phrase = say(action, after, loc)
             phrases.append(f"{phrase} {t('timer.played_for', loc)}" if timed else phrase)
+        if brief:
+            phrases = present.brief_moves(phrases, loc)
         out.append(present.turn_line(note.player, phrases, messages.names, loc))
     return out
 
 
-def for_table(messages: GameMessages, current: str | None, loc: str) -> list[str]:
-    """Every turn since ``current``'s previous one (the game over: the last round's turns)."""
+def for_table(
+    messages: GameMessages, current: str | None, loc: str, *, brief: bool = False
+) -> list[str]:
+    """Every turn since ``current``'s previous one (the game over: the last round's turns);
+    ``brief``, in the short words of a table text for a phone."""
     if current is not None:
-        return lines(messages, messages.since_turn_of(current), loc)
+        return lines(messages, messages.since_turn_of(current), loc, brief=brief)
     notes = messages.notes
     ends = [i for i, n in enumerate(notes[:-1]) if n.result is not None]
-    return lines(messages, notes[ends[-1] + 1 :] if ends else notes, loc)
+    return lines(messages, notes[ends[-1] + 1 :] if ends else notes, loc, brief=brief)
 
 
 def for_player(messages: GameMessages, player: str, loc: str) -> list[str]:

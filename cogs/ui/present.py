@@ -9,6 +9,7 @@ functions of engine values, so they are tested without Discord.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from discord.utils import escape_markdown, escape_mentions
@@ -39,11 +40,11 @@ from cogs.ui import positions
 from cogs.ui.rule_words import rules_lines
 
 MESSAGE_LIMIT = 2000
+"""Discord refuses message content longer than this."""
 PHONE_TEXT = 600
 """About what a phone shows of a message without scrolling: a table text longer than this
-is told shorter (melds by owner, runs as their ends, stock draws unsaid), losing nothing
-the picture shows."""
-"""Discord refuses message content longer than this."""
+is told shorter (melds by owner, runs as their ends, moves by the melds they touched,
+stock draws unsaid, the earliest turns counted), losing nothing the picture shows."""
 VALUE_LIMIT = 100
 """Discord's limit for a select option's value, label and a custom id."""
 
@@ -263,6 +264,42 @@ def move_phrase(action: Action, after: GameView | None, loc: str) -> str:
             return t("recent.discard", loc, card=card_text(card))
 
 
+def brief_phrase(action: Action, after: GameView | None, loc: str) -> str:
+    """What a move did, as short as a table text for a phone says it: a meld by its number
+    (its cards are in the list of melds under it), a lay-off or a joker taken by the meld
+    it touched, a take from the pile by the cards taken."""
+    match action:
+        case TakeDiscard(depth=depth):
+            return t("recent.take_brief", loc, cards=_taken(after, depth))
+        case Meld(cards=cards) if (made := _made(after, cards)) is not None:
+            return t("recent.meld_brief", loc, meld=made)
+        case LayOff(meld_id=meld_id):
+            return t("recent.layoff_brief", loc, meld=meld_id)
+        case SwapJoker(meld_id=meld_id):
+            return t("recent.swap_brief", loc, meld=meld_id)
+    return move_phrase(action, after, loc)
+
+
+def brief_moves(phrases: Sequence[str], loc: str) -> list[str]:
+    """A turn's brief phrases without repeats, and without "drew from the stock" when the
+    turn did more (a turn that took nothing from the pile drew from the stock)."""
+    kept = list(dict.fromkeys(phrases))
+    drew = t("recent.draw", loc)
+    return [p for p in kept if p != drew] if len(kept) > 1 else kept
+
+
+def _made(after: GameView | None, cards: Sequence[Card]) -> int | None:
+    """The number of the newest meld of ``cards``' faces in the view after the move (the
+    engine picks which deck's copies it melds)."""
+    wanted = Counter(c.face for c in cards)
+    found = [
+        m.id
+        for m in (after.melds if after is not None else ())
+        if Counter(p.card.face for p in m.cards) == wanted
+    ]
+    return max(found, default=None)
+
+
 def turn_line(player: str, moves: Sequence[str], names: Mapping[str, str], loc: str) -> str:
     """One player's turn on one line: ``• Bea: drew from the stock, discarded 7♥``."""
     return t("recent.line", loc, player=name_of(player, names), moves=", ".join(moves))
@@ -321,12 +358,15 @@ def meld_line(
 
 
 def meld_cards(meld: TableMeld, loc: str | None = None) -> str:
-    """A meld's cards, a run without jokers as its ends: ``4♥–7♥``."""
+    """A meld's cards, a run as its ends (``4♥–7♥``) and the jokers between them with what
+    they stand for (``3♥–K♥ (JK=4♥)``) when that says it shorter."""
     shown = [slot_text(p.slot, loc) for p in meld.cards]
-    plain = not any("=" in text for text in shown)
-    if meld.kind is MeldKind.RUN and plain and len(shown) >= 4:
-        return f"{shown[0]}–{shown[-1]}"
-    return " ".join(shown)
+    every = " ".join(shown)
+    if meld.kind is not MeldKind.RUN or len(shown) < 4:
+        return every
+    jokers = [text for text in shown[1:-1] if "=" in text]
+    ends = f"{shown[0]}–{shown[-1]}" + (f" ({' '.join(jokers)})" if jokers else "")
+    return ends if len(ends) < len(every) else every
 
 
 def melds_by_owner(view: GameView, names: Mapping[str, str], loc: str | None = None) -> list[str]:
@@ -346,18 +386,24 @@ def table_text(
     loc: str,
     *,
     recent: Sequence[str] = (),
+    recent_brief: Sequence[str] | None = None,
     mentions: Mapping[str, str] | None = None,
 ) -> str:
     """The table in words: turn, order of play, piles, scores, every move since the current
     player's previous turn (``recent``, one line a turn) and every meld with its number.
 
     Longer than :data:`PHONE_TEXT`, it is told shorter: the melds by owner, a run as its
-    ends, and "drew from the stock" left out of a turn that did more (a turn that took
-    nothing from the pile drew from the stock)."""
+    ends, the scores with bare card counts, the turns in ``recent_brief`` (the same turns
+    with :func:`brief_phrase`; without it, ``recent`` with "drew from the stock" left out
+    of a turn that did more), and, when even that is too long, the earliest turns only
+    counted. Everything the picture shows stays in."""
     full = _table_lines(view, names, loc, recent, mentions, brief=False)
     if len("\n".join(full)) <= PHONE_TEXT:
         return fit(full)
-    return fit(_table_lines(view, names, loc, recent, mentions, brief=True))
+    if recent_brief is None:
+        drew = f"{t('recent.draw', loc)}, "
+        recent_brief = [line.replace(drew, "") for line in recent]
+    return fit(_table_lines(view, names, loc, recent_brief, mentions, brief=True))
 
 
 def _table_lines(
@@ -406,30 +452,53 @@ def _table_lines(
             lines.append(t("table.pile", loc, cards=cards_text(view.discard)))
         else:
             lines.append(t("table.top", loc, card=card_text(view.discard[-1])))
-    lines.append(scores_line(view, names, loc))
-    if recent:
-        if view.current is not None and not view.is_over:
-            lines.append(t("table.since", loc, player=name_of(view.current, names)))
-        drew = f"{t('recent.draw', loc)}, "
-        lines.extend(line.replace(drew, "") if brief else line for line in recent)
+    lines.append(scores_line(view, names, loc, brief=brief))
+    if recent and view.current is not None and not view.is_over:
+        lines.append(t("table.since", loc, player=name_of(view.current, names)))
+    after: list[str] = []
     if view.melds:
-        lines.append(t("table.melds", loc))
+        after.append(t("table.melds_brief" if brief else "table.melds", loc))
         if brief:
-            lines.extend(melds_by_owner(view, names, loc))
+            after.extend(melds_by_owner(view, names, loc))
         else:
-            lines.extend(meld_line(m, names, loc) for m in view.melds)
+            after.extend(meld_line(m, names, loc) for m in view.melds)
     else:
-        lines.append(t("table.no_melds", loc))
-    return lines
+        after.append(t("table.no_melds", loc))
+    if brief:
+        room = PHONE_TEXT - len("\n".join([*lines, *after]))
+        recent = _latest_turns(recent, room, loc)
+    return [*lines, *recent, *after]
 
 
-def scores_line(view: GameView, names: Mapping[str, str], loc: str) -> str:
-    """Each player's score and the cards they hold, in seat order."""
+def _latest_turns(recent: Sequence[str], room: int, loc: str) -> list[str]:
+    """The latest turn lines that fit ``room`` characters, after a line counting the
+    earlier ones; at least the latest turn."""
+    kept: list[str] = []
+    size = 0
+    for n, line in enumerate(reversed(recent)):
+        earlier = len(recent) - n - 1
+        note = len(tn("table.earlier", earlier, loc)) + 1 if earlier else 0
+        if kept and size + len(line) + 1 + note > room:
+            break
+        kept.insert(0, line)
+        size += len(line) + 1
+    earlier = len(recent) - len(kept)
+    return ([tn("table.earlier", earlier, loc)] if earlier else []) + kept
+
+
+def scores_line(view: GameView, names: Mapping[str, str], loc: str, *, brief: bool = False) -> str:
+    """Each player's score and the cards they hold, in seat order; ``brief``, the card
+    counts bare, under a heading that says what they count."""
+
+    def held(count: int) -> str:
+        return number(count, loc) if brief else tn("unit.cards", count, loc)
+
     scores = " · ".join(
-        f"{name_of(s.player, names)} {number(s.score, loc)} ({tn('unit.cards', s.hand_size, loc)})"
+        f"{name_of(s.player, names)} {number(s.score, loc)} ({held(s.hand_size)})"
         for s in view.seats
     )
-    return t("table.scores", loc, scores=scores, target=number(view.target, loc))
+    key = "table.scores_brief" if brief else "table.scores"
+    return t(key, loc, scores=scores, target=number(view.target, loc))
 
 
 # --- a hand -------------------------------------------------------------------------------
@@ -493,18 +562,21 @@ def hand_text(
 def round_text(
     result: RoundResult, players: Sequence[str], names: Mapping[str, str], loc: str
 ) -> str:
-    """A finished round: how it ended, each hand's value, the points and the totals."""
+    """A finished round: how it ended, each hand's value, what each melded when melds
+    score (Rummy 500), the points and the totals: all the round's picture shows."""
     reason = _round_reason(result, names, loc)
     lines = [f"**{t('round.title', loc, round=result.round_no)}** {reason}"]
+    melds_score = any(result.placed_values)
     for i, player in enumerate(players):
         hand = result.hands[i] if i < len(result.hands) else ()
         lines.append(
             t(
-                "round.line",
+                "round.line_melded" if melds_score else "round.line",
                 loc,
                 player=name_of(player, names),
                 hand=cards_text(suit_sorted(hand)) or "—",
                 value=number(result.hand_values[i], loc),
+                melded=number(result.placed_values[i], loc),
                 points=number(result.points[i], loc),
                 total=number(result.totals[i], loc),
             )

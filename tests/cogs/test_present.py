@@ -201,6 +201,20 @@ def test_a_round_summary_names_every_hand_and_the_points() -> None:
         assert f"total {result.totals[i]}" in text
 
 
+def test_a_rummy_500_round_text_has_every_column_of_its_picture() -> None:
+    """Hand, melded, round and total, as the round's picture shows them."""
+    rng = random.Random(4)
+    game = Game.new(preset("500"), ["ann", "bob", "cat"], seed=4)
+    while not game.view(None).rounds:
+        game.apply(random_action(game, rng, eagerness=0.9))
+    result = game.view(None).rounds[0]
+    assert any(result.placed_values)
+    lines = present.round_text(result, game.players, NAMES, "en").splitlines()[1:]
+    for i, line in enumerate(lines):
+        assert f"= {result.hand_values[i]}; melded {result.placed_values[i]}; " in line
+        assert line.endswith(f"round {result.points[i]}, total {result.totals[i]}")
+
+
 def test_a_table_of_seven_players_with_many_melds_fits_in_one_message() -> None:
     game = Game.new(preset("parlett"), list(NAMES), seed=5)
     rng = random.Random(5)

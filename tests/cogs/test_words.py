@@ -469,6 +469,21 @@ def test_the_standings_and_a_card_say_what_the_rating_is_in_one_line() -> None:
     assert "among themselves" in t("league.rating_note", "en")
 
 
+def test_the_standings_text_carries_every_column_the_picture_may_drop() -> None:
+    """At phone width the standings picture keeps Rating, Games and Wins beside the names
+    and drops the rest: the text has every column for every row."""
+    entry = LeagueEntry(1, 1, 7, "Ann", 1, 3, 2, 5, 1234, 987, 4, 3, 27.0, 6.0)
+    other = dataclasses.replace(entry, user_id=8, display_name="Bob", rank=2, wins=1)
+    page = StandingsPage(1, 1, 10, 1, 1, (entry, other))
+    for loc in available_locales():
+        lines = league.standings_text(page, loc).splitlines()
+        for row in page.rows:
+            line = next(li for li in lines if row.display_name in li)
+            rate = t("picture.percent", loc, value=number(round(row.win_rate * 100), loc))
+            for figure in (rate, number(row.points_for, loc), number(row.points_against, loc)):
+                assert figure in line, (loc, figure, line)
+
+
 DEAL_OPTIONS = [
     ("classic", {}),
     ("parlett", {}),

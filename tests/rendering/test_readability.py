@@ -21,12 +21,16 @@ from rendering.text import FontSpec, cap_height
 from tests.rendering import scenes
 
 DESKTOP_MIN = 8.0
-PHONE_MIN = 6.0
 CROWDED_DESKTOP_MIN = 4.5
 """Five to eight players, or a Rummy 500 table with its pile's row: everything is smaller,
 but still there to be read. The table is as high as what it holds, up to its cap, and a
 desktop shows it at most 350 pixels high."""
 CROWDED_PHONE_MIN = 4.0
+"""A table so full that no card with ranks at the floor's size keeps every meld in the
+picture shows them with smaller ranks (``CROWDED_WIDTHS``): every meld stays, the text
+posted with it has them all."""
+PHONE_MIN = FLOOR_PX
+"""Every other picture: the digits people read at a glance at the type's floor."""
 TEXT_PHONE_MIN = FLOOR_PX
 """Every word and number on the table and the hand — names, scores, card counts, pills,
 meld numbers, pile depths, captions, the legends — at phone width: the type's floor."""
@@ -141,9 +145,8 @@ LANDSCAPE = [
     ("table_classic", lambda: rendering.layout_table(scenes.classic_table()), 0.65),
     ("table_game_over", lambda: rendering.layout_table(scenes.finished_game()), 0.65),
     ("table_seven_players", lambda: rendering.layout_table(scenes.crowded_table()), 1.0),
-    # four rows of cards as large as the table's, under a title and the scoring rule's
-    # line, at the floor's type: a little taller than the table
-    ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.72),
+    # four rows of cards with ranks at the floor's size, short cards: as landscape as a table
+    ("summary", lambda: rendering.layout_round_summary(*scenes.hand_scoring_round()), 0.65),
     ("summary_8", lambda: rendering.layout_round_summary(*eight_player_round()), 1.0),
     ("chart", lambda: rendering.layout_score_chart(scenes.finished_game()), 0.65),
     ("standings", lambda: rendering.layout_standings(scenes.standings(), title="S"), 0.65),

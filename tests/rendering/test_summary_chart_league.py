@@ -14,6 +14,7 @@ from rendering import (
 )
 from rendering.chart import nice_ticks
 from rendering.layout import CardItem, Label, Layout, Line
+from rendering.summary import NAME_LINES
 from rendering.text import ELLIPSIS
 from rendering.theme import DARK, THEMES, player_colour
 from rendering.words import ENGLISH, Words
@@ -128,9 +129,9 @@ def test_summary_names_are_not_cut_while_the_cards_have_room() -> None:
     # a second line rather than a cut
     assert [shown["name:1"], shown["name:1:line2"]] == ["Maximiliana", "Bartholomew"]
     assert "name:0:line2" not in shown  # "Ann" keeps to one
-    names["bob"] = scenes.LONG_NAME * 2  # no room for this one even on four lines
+    names["bob"] = scenes.LONG_NAME * 3  # no room for this one even on all its lines
     shown = texts(layout_round_summary(view, result, names=names))
-    assert shown["name:1:line4"].endswith(ELLIPSIS)
+    assert shown[f"name:1:line{NAME_LINES}"].endswith(ELLIPSIS)
 
 
 def test_chart_target_is_clear_of_the_players() -> None:
